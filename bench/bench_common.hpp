@@ -1,0 +1,94 @@
+#pragma once
+// Shared by every bench_<family>.cpp: Kokkos set-up, manual timing between
+// fences, GB/s and "% of copy" counters, and the run's context (device,
+// Kokkos configuration, commit) in the JSON output.
+#include <Kokkos_Core.hpp>
+#include <benchmark/benchmark.h>
+#include <tilekit/hardware.hpp>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "report.hpp"
+
+namespace tilekit::bench {
+
+/// deep_copy bandwidth measured in this run, by "space/dtype/bytes".
+inline std::map<std::string, double>& copy_baseline() {
+  static std::map<std::string, double> m;
+  return m;
+}
+
+inline std::string baseline_key(const char* space, const char* dtype, double bytes) {
+  return std::string(space) + "/" + dtype + "/" + std::to_string(static_cast<long long>(bytes));
+}
+
+/// Times fn() per iteration between fences; reports GB/s (bytes read +
+/// written) and, unless this is the copy itself, % of the copy of the same bytes.
+template <class Exec, class Fn>
+void timed(benchmark::State& state, const Exec& exec, double bytes, const char* dtype,
+           bool is_copy, Fn&& fn) {
+  fn();  // warm-up
+  exec.fence();
+  double total = 0;
+  for (auto _ : state) {
+    Kokkos::Timer t;
+    fn();
+    exec.fence();
+    const double s = t.seconds();
+    state.SetIterationTime(s);
+    total += s;
+  }
+  const double gbps = bytes * static_cast<double>(state.iterations()) / total / 1e9;
+  state.counters["GB/s"] = gbps;
+  state.counters["bytes"] = bytes;
+  const auto key = baseline_key(Exec::name(), dtype, bytes);
+  if (is_copy) {
+    copy_baseline()[key] = gbps;
+  } else if (auto it = copy_baseline().find(key); it != copy_baseline().end()) {
+    state.counters["pct_copy"] = 100.0 * gbps / it->second;
+  }
+  const double peak = hardware_info(exec).peak_gbps;
+  if (peak > 0) state.counters["pct_peak"] = 100.0 * gbps / peak;
+}
+
+/// Registers a benchmark that uses manual time and reports in microseconds.
+inline benchmark::internal::Benchmark* add(const std::string& name,
+                                           std::function<void(benchmark::State&)> fn) {
+  return benchmark::RegisterBenchmark(name.c_str(), std::move(fn))
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
+/// Runs Kokkos, the registration callback, and Google Benchmark with context.
+inline int run(int argc, char** argv, const std::function<void()>& register_all) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("tilekit_commit", report::git_commit());
+  benchmark::AddCustomContext("kokkos", report::kokkos_configuration());
+  const auto dev = hardware_info(Kokkos::DefaultExecutionSpace());
+  benchmark::AddCustomContext("device", dev.device);
+  if (dev.peak_gbps > 0)
+    benchmark::AddCustomContext("device_peak_gbps", std::to_string(dev.peak_gbps));
+  register_all();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
+/// The default space, and the host space too when they differ.
+template <class Fn>
+void for_bench_spaces(Fn&& fn) {
+  fn(Kokkos::DefaultExecutionSpace());
+  if constexpr (!std::is_same_v<Kokkos::DefaultExecutionSpace, Kokkos::DefaultHostExecutionSpace>)
+    fn(Kokkos::DefaultHostExecutionSpace());
+}
+
+template <class Exec>
+constexpr bool is_gpu_v = !Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                                      typename Exec::memory_space>::accessible;
+
+}  // namespace tilekit::bench

@@ -1,0 +1,88 @@
+// Transpose family: the copy baseline, the Kokkos copy kernel and every
+// variant at n x n, n = 2^6 .. 2^14 (2^15 on a GPU), float and double.
+//   bench_transpose --benchmark_out=transpose.json --benchmark_out_format=json
+#include <tilekit/transpose.hpp>
+
+#include <memory>
+
+#include "bench_common.hpp"
+
+namespace {
+using namespace tilekit;
+
+template <class Exec, class T>
+struct Buffers {
+  using Mem = typename Exec::memory_space;
+  Kokkos::View<T*, Mem> a, b;
+  Kokkos::View<T**, Kokkos::LayoutRight, Mem, Kokkos::MemoryUnmanaged> in, out;
+  explicit Buffers(std::int64_t n)
+      : a("a", n * n), b("b", n * n), in(a.data(), n, n), out(b.data(), n, n) {
+    Kokkos::deep_copy(a, T(1));
+  }
+};
+
+template <class Exec, class T>
+void register_size(const char* dtype, std::int64_t n) {
+  const double bytes = 2.0 * n * n * sizeof(T);
+  const std::string suffix = std::string("/") + Exec::name() + "/" + dtype + "/" +
+                             std::to_string(n);
+  // One allocation per (space, type, size), shared by its benchmarks.
+  auto buf = std::make_shared<std::unique_ptr<Buffers<Exec, T>>>();
+  auto get = [buf, n]() -> Buffers<Exec, T>& {
+    if (!*buf) *buf = std::make_unique<Buffers<Exec, T>>(n);
+    return **buf;
+  };
+  bench::add("copy" + suffix, [=](benchmark::State& s) {
+    auto& B = get();
+    Exec exec;
+    bench::timed(s, exec, bytes, dtype, true, [&] { Kokkos::deep_copy(exec, B.b, B.a); });
+  });
+  bench::add("copy_kernel" + suffix, [=](benchmark::State& s) {
+    auto& B = get();
+    Exec exec;
+    impl::CopyKernel<T> f{B.a.data(), B.b.data()};
+    bench::timed(s, exec, bytes, dtype, false, [&] {
+      Kokkos::parallel_for("tilekit::copy_kernel",
+                           Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, n * n),
+                           f);
+    });
+  });
+  for (auto v : {TransposeVariant::naive, TransposeVariant::tiled, TransposeVariant::tiled_padded}) {
+    bench::add(std::string(to_string(v)) + suffix, [=](benchmark::State& s) {
+      auto& B = get();
+      Exec exec;
+      TransposePlan plan(exec, B.in, B.out, v);
+      bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(B.in, B.out); });
+    });
+  }
+  for (auto v : {InplaceVariant::naive, InplaceVariant::blocked}) {
+    bench::add(std::string(to_string(v)) + suffix, [=](benchmark::State& s) {
+      auto& B = get();
+      Exec exec;
+      InplaceTransposePlan plan(exec, B.in, v);
+      bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(B.in); });
+    });
+  }
+  // Free the buffers once this size is done.
+  bench::add("release" + suffix, [buf](benchmark::State& s) {
+    for (auto _ : s) s.SetIterationTime(1e-9);
+    buf->reset();
+  })->Iterations(1);
+}
+
+template <class Exec>
+void register_space(const Exec&) {
+  const int max_log2 = bench::is_gpu_v<Exec> ? 15 : 14;
+  for (int k = 6; k <= max_log2; ++k) {
+    register_size<Exec, float>("float", std::int64_t{1} << k);
+    register_size<Exec, double>("double", std::int64_t{1} << k);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tilekit::bench::run(argc, argv, [] {
+    tilekit::bench::for_bench_spaces([](auto exec) { register_space(exec); });
+  });
+}

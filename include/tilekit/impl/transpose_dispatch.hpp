@@ -1,0 +1,280 @@
+#pragma once
+// Dispatch for the 2-D transpose family: resolves the launch shape from the
+// backend traits (or the caller's overrides), checks it against the space's
+// limits, and launches the chosen kernel on the caller's execution space.
+#include <tilekit/backends/traits.hpp>
+#include <tilekit/errors.hpp>
+#include <tilekit/impl/transpose_inplace_kernels.hpp>
+#include <tilekit/impl/transpose_kernels.hpp>
+
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace tilekit {
+
+/// Out-of-place variants (seed 002 / 004): see docs and README.
+enum class TransposeVariant { naive, tiled, tiled_padded };
+/// In-place square variants (seed 000).
+enum class InplaceVariant { naive, blocked };
+
+/// Launch-shape overrides; 0 (or -1 for pad) keeps the backend default.
+struct TransposeOptions {
+  int tile = 0;       ///< tile edge in elements
+  int team_rows = 0;  ///< team size
+  int vector = 0;     ///< vector length
+  int pad = -1;       ///< scratch row padding of the padded/in-place variants
+  std::string label = "tilekit::transpose";  ///< prefix of the kernel labels
+};
+
+constexpr std::string_view to_string(TransposeVariant v) {
+  switch (v) {
+    case TransposeVariant::naive: return "naive";
+    case TransposeVariant::tiled: return "tiled";
+    case TransposeVariant::tiled_padded: return "tiled_padded";
+  }
+  return "?";
+}
+constexpr std::string_view to_string(InplaceVariant v) {
+  return v == InplaceVariant::naive ? "inplace_naive" : "inplace_blocked";
+}
+
+namespace impl {
+
+/// Resolved launch shape for one execution space and element size.
+template <class Exec>
+backends::TileConfig resolve_tile(const std::string& where, const TransposeOptions& o,
+                                  std::size_t elem_bytes, bool padded) {
+  backends::TileConfig c = backends::Traits<Exec>::transpose_tile(elem_bytes);
+  if (o.tile > 0) c.tile = o.tile;
+  if (o.team_rows > 0) c.team_rows = o.team_rows;
+  if (o.vector > 0) c.vector = o.vector;
+  if (o.pad >= 0) c.pad = o.pad;
+  if (!padded) c.pad = 0;
+  if (o.tile < 0 || o.team_rows < 0 || o.vector < 0)
+    detail::fail(where, "tile, team_rows and vector must be positive");
+  if (c.tile > 1024) detail::fail(where, "tile edge " + std::to_string(c.tile) + " exceeds 1024");
+  return c;
+}
+
+/// Throws when the team shape or scratch size is beyond the space's limits.
+template <class Exec, class Functor>
+Kokkos::TeamPolicy<Exec> team_policy(const std::string& where, const Exec& exec,
+                                     const Functor& f, int league,
+                                     const backends::TileConfig& c, std::size_t scratch) {
+  Kokkos::TeamPolicy<Exec> probe(exec, 1, 1, 1);
+  const int vmax = Kokkos::TeamPolicy<Exec>::vector_length_max();
+  if (c.vector > vmax)
+    detail::fail(where, "vector length " + std::to_string(c.vector) + " exceeds " +
+                            std::to_string(vmax) + " on " + Exec::name());
+  Kokkos::TeamPolicy<Exec> sized(exec, 1, 1, c.vector);
+  const int tmax = sized.set_scratch_size(0, Kokkos::PerTeam(scratch))
+                       .team_size_max(f, Kokkos::ParallelForTag());
+  if (c.team_rows > tmax)
+    detail::fail(where, "team size " + std::to_string(c.team_rows) + " x vector " +
+                            std::to_string(c.vector) + " exceeds the " + std::to_string(tmax) +
+                            " allowed on " + Exec::name());
+  const std::size_t smax = static_cast<std::size_t>(probe.scratch_size_max(0));
+  if (scratch > smax)
+    detail::fail(where, "scratch tile of " + std::to_string(scratch) + " bytes exceeds the " +
+                            std::to_string(smax) + " available per team on " + Exec::name());
+  Kokkos::TeamPolicy<Exec> p(exec, league, c.team_rows, c.vector);
+  p.set_scratch_size(0, Kokkos::PerTeam(scratch));
+  return p;
+}
+
+template <class Exec, class T, class Fn>
+void with_loads_in_flight(Fn&& fn) {
+  fn(std::integral_constant<int, backends::Traits<Exec>::loads_in_flight>{});
+}
+
+template <class View>
+constexpr bool is_left_v = std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>;
+
+}  // namespace impl
+
+/// Out-of-place transpose plan: out = in^T for 2-D views of one layout.
+/// Validates once; execute() re-checks the extents of the views it is given.
+template <class ExecSpace, class T>
+class TransposePlan {
+ public:
+  using value_type = T;
+
+  template <class InView, class OutView>
+  TransposePlan(const ExecSpace& exec, const InView& in, const OutView& out,
+                TransposeVariant variant = TransposeVariant::tiled_padded,
+                TransposeOptions opts = {})
+      : exec_(exec), variant_(variant), opts_(std::move(opts)),
+        rows_(in.extent(0)), cols_(in.extent(1)), left_(impl::is_left_v<InView>) {
+    check(in, out);
+    config_ = impl::resolve_tile<ExecSpace>(where(), opts_, sizeof(T),
+                                            variant_ == TransposeVariant::tiled_padded);
+    if (variant_ != TransposeVariant::naive) {
+      // Validate the launch shape now, not on first execution.
+      launch(nullptr, nullptr, /*dry_run=*/true);
+    }
+  }
+
+  template <class InView, class OutView>
+  void execute(const InView& in, const OutView& out) const {
+    check(in, out);
+    launch(in.data(), out.data(), false);
+  }
+
+  TransposeVariant variant() const { return variant_; }
+  const backends::TileConfig& config() const { return config_; }
+
+ private:
+  std::string where() const { return opts_.label; }
+
+  template <class InView, class OutView>
+  void check(const InView& in, const OutView& out) const {
+    static_assert(InView::rank() == 2 && OutView::rank() == 2,
+                  "tilekit::transpose: views must be rank 2");
+    static_assert(std::is_same_v<typename OutView::value_type, T> &&
+                      std::is_same_v<typename InView::non_const_value_type, T>,
+                  "tilekit::transpose: input and output value types differ");
+    static_assert(std::is_same_v<typename InView::array_layout, typename OutView::array_layout>,
+                  "tilekit::transpose: input and output must have the same layout");
+    detail::require_accessible<ExecSpace, InView>();
+    detail::require_accessible<ExecSpace, OutView>();
+    const std::string w = where();
+    if (in.extent(0) != rows_ || in.extent(1) != cols_)
+      detail::fail(w, "input extents " + detail::extents_string(in) +
+                          " differ from the planned (" + std::to_string(rows_) + ", " +
+                          std::to_string(cols_) + ")");
+    if (out.extent(0) != in.extent(1) || out.extent(1) != in.extent(0))
+      detail::fail(w, "output extents " + detail::extents_string(out) +
+                          " must be the transposed input extents (" +
+                          std::to_string(in.extent(1)) + ", " + std::to_string(in.extent(0)) +
+                          ")");
+    detail::require_contiguous(w, "input", in);
+    detail::require_contiguous(w, "output", out);
+    detail::require_disjoint(w, in, out);
+    detail::checked_mul(w, static_cast<std::int64_t>(rows_), static_cast<std::int64_t>(cols_));
+  }
+
+  void launch(const T* in, T* out, bool dry_run) const {
+    using impl::index_t;
+    // A LayoutLeft m x n matrix is a LayoutRight n x m matrix in memory.
+    const index_t m = left_ ? cols_ : rows_;
+    const index_t n = left_ ? rows_ : cols_;
+    if (!dry_run && m * n == 0) return;
+    const std::string w = where();
+    if (variant_ == TransposeVariant::naive) {
+      using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<index_t>>;
+      Kokkos::parallel_for(opts_.label + "_naive", Policy(exec_, {0, 0}, {m, n}),
+                           impl::TransposeNaive<T>{in, out, m, n});
+      return;
+    }
+    impl::with_loads_in_flight<ExecSpace, T>([&](auto K) {
+      using F = impl::TransposeTiled<ExecSpace, T, decltype(K)::value>;
+      const int tile = config_.tile, ld = tile + config_.pad;
+      const index_t tpr = (n + tile - 1) / tile;
+      const index_t ntiles = ((m + tile - 1) / tile) * tpr;
+      F f{in, out, m, n, tile, ld, tpr, ntiles};
+      auto policy = impl::team_policy(
+          w, exec_, f, impl::league_for(ntiles, backends::Traits<ExecSpace>::max_league),
+          config_, F::scratch_bytes(tile, ld));
+      if (!dry_run) Kokkos::parallel_for(opts_.label + "_tiled", policy, f);
+    });
+  }
+
+  ExecSpace exec_;
+  TransposeVariant variant_;
+  TransposeOptions opts_;
+  std::size_t rows_, cols_;
+  bool left_;
+  backends::TileConfig config_{};
+};
+
+template <class E, class I, class O>
+TransposePlan(const E&, const I&, const O&) -> TransposePlan<E, typename O::non_const_value_type>;
+template <class E, class I, class O>
+TransposePlan(const E&, const I&, const O&, TransposeVariant)
+    -> TransposePlan<E, typename O::non_const_value_type>;
+template <class E, class I, class O>
+TransposePlan(const E&, const I&, const O&, TransposeVariant, TransposeOptions)
+    -> TransposePlan<E, typename O::non_const_value_type>;
+
+/// In-place transpose plan for a square matrix.
+template <class ExecSpace, class T>
+class InplaceTransposePlan {
+ public:
+  template <class View>
+  InplaceTransposePlan(const ExecSpace& exec, const View& a,
+                       InplaceVariant variant = InplaceVariant::blocked,
+                       TransposeOptions opts = {})
+      : exec_(exec), variant_(variant), opts_(std::move(opts)), n_(a.extent(0)) {
+    if (opts_.label == "tilekit::transpose") opts_.label = "tilekit::transpose_inplace";
+    check(a);
+    config_ = impl::resolve_tile<ExecSpace>(opts_.label, opts_, sizeof(T), true);
+    if (variant_ == InplaceVariant::blocked) launch(nullptr, true);
+  }
+
+  template <class View>
+  void execute(const View& a) const {
+    check(a);
+    launch(a.data(), false);
+  }
+
+  InplaceVariant variant() const { return variant_; }
+  const backends::TileConfig& config() const { return config_; }
+
+ private:
+  template <class View>
+  void check(const View& a) const {
+    static_assert(View::rank() == 2, "tilekit::transpose_inplace: the view must be rank 2");
+    static_assert(std::is_same_v<typename View::value_type, T>,
+                  "tilekit::transpose_inplace: the view must be mutable, of the plan's type");
+    detail::require_accessible<ExecSpace, View>();
+    if (a.extent(0) != a.extent(1))
+      detail::fail(opts_.label, "in-place transpose needs a square matrix, got extents " +
+                                    detail::extents_string(a));
+    if (a.extent(0) != n_)
+      detail::fail(opts_.label, "extents " + detail::extents_string(a) +
+                                    " differ from the planned edge " + std::to_string(n_));
+    detail::require_contiguous(opts_.label, "matrix", a);
+  }
+
+  void launch(T* a, bool dry_run) const {
+    using impl::index_t;
+    const index_t n = static_cast<index_t>(n_);
+    if (!dry_run && n == 0) return;
+    if (variant_ == InplaceVariant::naive) {
+      using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<index_t>>;
+      Kokkos::parallel_for(opts_.label + "_naive", Policy(exec_, {0, 0}, {n, n}),
+                           impl::TransposeInplaceNaive<T>{a, n});
+      return;
+    }
+    impl::with_loads_in_flight<ExecSpace, T>([&](auto K) {
+      using F = impl::TransposeInplaceBlocked<ExecSpace, T, decltype(K)::value>;
+      const int tile = config_.tile, ld = tile + config_.pad;
+      const index_t nb = (n + tile - 1) / tile;
+      const index_t npairs = nb * (nb + 1) / 2;
+      F f{a, n, tile, ld, nb, npairs};
+      auto policy = impl::team_policy(
+          opts_.label, exec_, f,
+          impl::league_for(npairs, backends::Traits<ExecSpace>::max_league), config_,
+          F::scratch_bytes(tile, ld));
+      if (!dry_run) Kokkos::parallel_for(opts_.label + "_blocked", policy, f);
+    });
+  }
+
+  ExecSpace exec_;
+  InplaceVariant variant_;
+  TransposeOptions opts_;
+  std::size_t n_;
+  backends::TileConfig config_{};
+};
+
+template <class E, class V>
+InplaceTransposePlan(const E&, const V&) -> InplaceTransposePlan<E, typename V::value_type>;
+template <class E, class V>
+InplaceTransposePlan(const E&, const V&, InplaceVariant)
+    -> InplaceTransposePlan<E, typename V::value_type>;
+template <class E, class V>
+InplaceTransposePlan(const E&, const V&, InplaceVariant, TransposeOptions)
+    -> InplaceTransposePlan<E, typename V::value_type>;
+
+}  // namespace tilekit

@@ -1,0 +1,6 @@
+#pragma once
+// Umbrella header: every tilekit algorithm family.
+#include <tilekit/config.hpp>
+#include <tilekit/errors.hpp>
+#include <tilekit/hardware.hpp>
+#include <tilekit/transpose.hpp>

@@ -1,0 +1,49 @@
+#pragma once
+// 2-D matrix transposition: out-of-place (naive, tiled, tiled_padded) and
+// in-place square (naive swap, blocked pair swap). Work runs asynchronously
+// on the given execution space instance; nothing here fences.
+//
+//   tilekit::transpose(exec, in, out);                  // out = in^T
+//   tilekit::transpose_inplace(exec, a);                 // a = a^T, a square
+//   tilekit::TransposePlan plan(exec, in, out, tilekit::TransposeVariant::tiled);
+//   plan.execute(in, out);                               // reuse the checked setup
+//
+// Views: rank 2, contiguous LayoutRight or LayoutLeft (both of one layout),
+// accessible from the execution space. Bad extents, aliasing or non-square
+// in-place input throw tilekit::invalid_argument before anything is written.
+#include <tilekit/impl/transpose_dispatch.hpp>
+
+namespace tilekit {
+
+template <class ExecSpace, class InView, class OutView>
+void transpose(const ExecSpace& exec, const InView& in, const OutView& out,
+               TransposeVariant variant = TransposeVariant::tiled_padded,
+               const TransposeOptions& opts = {}) {
+  TransposePlan(exec, in, out, variant, opts).execute(in, out);
+}
+
+/// Same, with the kernels labelled `label` for Kokkos tools.
+template <class ExecSpace, class InView, class OutView>
+void transpose(const std::string& label, const ExecSpace& exec, const InView& in,
+               const OutView& out, TransposeVariant variant = TransposeVariant::tiled_padded) {
+  TransposeOptions o;
+  o.label = label;
+  transpose(exec, in, out, variant, o);
+}
+
+template <class ExecSpace, class View>
+void transpose_inplace(const ExecSpace& exec, const View& a,
+                       InplaceVariant variant = InplaceVariant::blocked,
+                       const TransposeOptions& opts = {}) {
+  InplaceTransposePlan(exec, a, variant, opts).execute(a);
+}
+
+template <class ExecSpace, class View>
+void transpose_inplace(const std::string& label, const ExecSpace& exec, const View& a,
+                       InplaceVariant variant = InplaceVariant::blocked) {
+  TransposeOptions o;
+  o.label = label;
+  transpose_inplace(exec, a, variant, o);
+}
+
+}  // namespace tilekit

@@ -1,0 +1,39 @@
+#pragma once
+// Timing of device work: warm up, then time each repetition between fences on
+// the execution space instance and take the median.
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <vector>
+
+namespace tilekit::report {
+
+struct Timing {
+  double median_ms = 0;
+  double min_ms = 0;
+  int reps = 0;
+};
+
+template <class Exec, class Fn>
+Timing time_median(const Exec& exec, int reps, Fn&& fn, int warmup = 2) {
+  for (int i = 0; i < warmup; ++i) fn();
+  exec.fence();
+  std::vector<double> ms;
+  ms.reserve(static_cast<std::size_t>(reps));
+  Kokkos::Timer timer;
+  for (int r = 0; r < std::max(reps, 1); ++r) {
+    timer.reset();
+    fn();
+    exec.fence();
+    ms.push_back(timer.seconds() * 1e3);
+  }
+  std::sort(ms.begin(), ms.end());
+  const std::size_t k = ms.size();
+  Timing t;
+  t.median_ms = k % 2 ? ms[k / 2] : 0.5 * (ms[k / 2 - 1] + ms[k / 2]);
+  t.min_ms = ms.front();
+  t.reps = static_cast<int>(k);
+  return t;
+}
+
+}  // namespace tilekit::report

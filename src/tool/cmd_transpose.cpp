@@ -1,0 +1,163 @@
+// `tilekit transpose`: every 2-D transpose variant against the deep_copy of
+// the same bytes, on the selected spaces and types.
+#include <tilekit/transpose.hpp>
+
+#include <algorithm>
+#include <optional>
+
+#include "common.hpp"
+#include "subcommand.hpp"
+#include "timing.hpp"
+
+namespace tilekit::tool {
+namespace {
+
+struct Options {
+  CommonOptions common;
+  std::int64_t n = 2048;
+  std::int64_t m = 0;  // rows; 0 = n
+  std::string variant = "all";
+  TransposeOptions shape;
+};
+
+const std::vector<std::string> kVariants = {"copy", "copy_kernel", "naive", "tiled",
+                                            "tiled_padded", "inplace_naive", "inplace_blocked"};
+
+template <class Exec, class T>
+bool run_space_type(const Options& o, const Exec& exec, double peak, report::Report& rep) {
+  using Mem = typename Exec::memory_space;
+  using Buf = Kokkos::View<T*, Mem>;
+  using Mat = Kokkos::View<T**, Kokkos::LayoutRight, Mem, Kokkos::MemoryUnmanaged>;
+  const std::int64_t rows = o.m > 0 ? o.m : o.n, cols = o.n;
+  const std::int64_t count = rows * cols;
+  const double bytes = 2.0 * static_cast<double>(count) * sizeof(T);
+  Buf a(Kokkos::view_alloc(exec, "tilekit::tool::a"), count);
+  Buf b(Kokkos::view_alloc(exec, "tilekit::tool::b"), count);
+  Mat in(a.data(), rows, cols), out(b.data(), cols, rows), sq(b.data(), rows, cols);
+  fill_pattern(exec, a);
+  exec.fence();
+
+  auto wanted = split_list(o.variant);
+  auto selected = [&](const std::string& v) {
+    return o.variant == "all" || std::find(wanted.begin(), wanted.end(), v) != wanted.end();
+  };
+  // b <- poison, so a kernel that skips elements is caught by the check.
+  auto poison = [&] { Kokkos::deep_copy(exec, b, static_cast<T>(-7)); };
+  // transposed: b holds in^T (out-of-place, or in-place on a copy of a).
+  auto verify = [&]() -> bool {
+    if (!o.common.check) return true;
+    exec.fence();
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (std::int64_t j = 0; j < cols; ++j)
+        if (h(j * rows + i) != static_cast<T>(pattern(i * cols + j))) return false;
+    return true;
+  };
+
+  bool ok = true;
+  double copy_gbps = 0, naive_ms = 0, inplace_naive_ms = 0;
+  auto add_row = [&](const std::string& variant, const report::Timing& t, bool verified,
+                     double base_ms) {
+    report::Row row;
+    row.op = "transpose";
+    row.variant = variant;
+    row.space = Exec::name();
+    row.shape = {rows, cols};
+    row.dtype = std::string(dtype_name<T>());
+    row.ms = t.median_ms;
+    row.bytes = bytes;
+    row.verified = verified;
+    report::finish_row(row, copy_gbps, peak);
+    if (base_ms > 0) row.speedup = base_ms / row.ms;
+    rep.rows.push_back(row);
+    return row;
+  };
+
+  // The baseline is always measured: every "% copy" refers to it.
+  {
+    auto t = report::time_median(exec, o.common.reps, [&] { Kokkos::deep_copy(exec, b, a); });
+    report::Row r;
+    r.ms = t.median_ms;
+    r.bytes = bytes;
+    report::finish_row(r, 0, 0);
+    copy_gbps = r.gbps;
+    add_row("copy", t, false, 0);
+  }
+  if (selected("copy_kernel")) {
+    using Policy = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+    impl::CopyKernel<T> f{a.data(), b.data()};
+    auto t = report::time_median(exec, o.common.reps, [&] {
+      Kokkos::parallel_for("tilekit::copy_kernel", Policy(exec, 0, count), f);
+    });
+    add_row("copy_kernel", t, false, 0);
+  }
+  for (auto v : {TransposeVariant::naive, TransposeVariant::tiled, TransposeVariant::tiled_padded}) {
+    if (!selected(std::string(to_string(v)))) continue;
+    TransposePlan plan(exec, in, out, v, o.shape);
+    poison();
+    plan.execute(in, out);
+    const bool good = verify();
+    ok = ok && good;
+    auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(in, out); });
+    auto row = add_row(std::string(to_string(v)), t, o.common.check && good,
+                       v == TransposeVariant::naive ? 0 : naive_ms);
+    if (v == TransposeVariant::naive) naive_ms = row.ms;
+    if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
+  }
+  if (rows == cols) {
+    for (auto v : {InplaceVariant::naive, InplaceVariant::blocked}) {
+      if (!selected(std::string(to_string(v)))) continue;
+      InplaceTransposePlan plan(exec, sq, v, o.shape);
+      Kokkos::deep_copy(exec, b, a);
+      plan.execute(sq);
+      const bool good = verify();
+      ok = ok && good;
+      auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(sq); });
+      auto row = add_row(std::string(to_string(v)), t, o.common.check && good,
+                         v == InplaceVariant::naive ? 0 : inplace_naive_ms);
+      if (v == InplaceVariant::naive) inplace_naive_ms = row.ms;
+      if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
+    }
+  }
+  return ok;
+}
+
+Runner setup(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  add_common_options(app, o->common);
+  app.add_option("--n", o->n, "columns of the input (and rows, unless --m is given)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  app.add_option("--m", o->m, "rows of the input (default: --n)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  app.add_option("--variant", o->variant,
+                 "all, or a comma-separated list of: copy_kernel naive tiled tiled_padded "
+                 "inplace_naive inplace_blocked")
+      ->capture_default_str();
+  app.add_option("--tile", o->shape.tile, "tile edge (default: the backend's)");
+  app.add_option("--team-rows", o->shape.team_rows, "team size (default: the backend's)");
+  app.add_option("--vector", o->shape.vector, "vector length (default: the backend's)");
+  app.add_option("--pad", o->shape.pad, "scratch row padding of padded variants");
+  return [o]() -> int {
+    for (const auto& v : split_list(o->variant))
+      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
+        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+    report::Report rep;
+    bool ok = true;
+    for_each_space(o->common.space, [&](auto exec) {
+      auto hw = hardware_info(exec);
+      rep.devices.push_back(hw);
+      for_each_dtype(o->common.dtype, [&](auto tag) {
+        ok = run_space_type<decltype(exec), decltype(tag)>(*o, exec, hw.peak_gbps, rep) && ok;
+      });
+    });
+    return finish(o->common, rep, ok);
+  };
+}
+
+}  // namespace
+
+TILEKIT_SUBCOMMAND(transpose, "2-D matrix transpose: every variant vs the copy baseline",
+                   setup);
+
+}  // namespace tilekit::tool

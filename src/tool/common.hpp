@@ -1,0 +1,85 @@
+#pragma once
+// What every subcommand shares: the space/dtype/reps/output options, the
+// enabled execution spaces, deterministic test data and result output.
+#include <Kokkos_Core.hpp>
+#include <tilekit/hardware.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report.hpp"
+
+namespace tilekit::tool {
+
+struct CommonOptions {
+  std::string space = "default";  ///< default | host | all | serial | openmp | cuda
+  std::string dtype = "float";    ///< int32 | float | double | all
+  int reps = 10;
+  std::string json, csv;
+  bool check = true;
+};
+
+void add_common_options(CLI::App& app, CommonOptions& o);
+
+/// Prints the table and writes the files asked for; returns the exit code
+/// (1 when a verified kernel gave a wrong result).
+int finish(const CommonOptions& o, const report::Report& r, bool all_correct);
+
+/// Names of the selected spaces, in order, without repeats.
+std::vector<std::string> selected_spaces(const std::string& which);
+std::vector<std::string> split_list(const std::string& s);
+
+template <class T> constexpr std::string_view dtype_name();
+template <> constexpr std::string_view dtype_name<std::int32_t>() { return "int32"; }
+template <> constexpr std::string_view dtype_name<std::int64_t>() { return "int64"; }
+template <> constexpr std::string_view dtype_name<float>() { return "float"; }
+template <> constexpr std::string_view dtype_name<double>() { return "double"; }
+
+/// Calls fn(exec) for every selected enabled space.
+template <class Fn>
+void for_each_space(const std::string& which, Fn&& fn) {
+  for (const auto& name : selected_spaces(which)) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+    if (name == "Serial") fn(Kokkos::Serial());
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+    if (name == "OpenMP") fn(Kokkos::OpenMP());
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+    if (name == "Cuda") fn(Kokkos::Cuda());
+#endif
+  }
+}
+
+/// Calls fn(T{}) for every selected type among int32, float, double.
+template <class Fn>
+void for_each_dtype(const std::string& which, Fn&& fn) {
+  for (const auto& d : split_list(which == "all" ? "int32,float,double" : which)) {
+    if (d == "int32") fn(std::int32_t{});
+    else if (d == "float") fn(float{});
+    else if (d == "double") fn(double{});
+    else throw CLI::ValidationError("--dtype", "unknown type '" + d + "'");
+  }
+}
+
+/// Deterministic data: value k of a buffer, exact in every supported type.
+KOKKOS_INLINE_FUNCTION std::int64_t pattern(std::int64_t k) {
+  return static_cast<std::int64_t>((static_cast<std::uint64_t>(k) * 2654435761ULL) % 1048573ULL);
+}
+
+template <class Exec, class View>
+void fill_pattern(const Exec& exec, const View& v) {
+  using T = typename View::value_type;
+  auto p = v.data();
+  Kokkos::parallel_for(
+      "tilekit::tool::fill",
+      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
+          exec, 0, static_cast<std::int64_t>(v.size())),
+      KOKKOS_LAMBDA(const std::int64_t k) { p[k] = static_cast<T>(pattern(k)); });
+}
+
+}  // namespace tilekit::tool

@@ -1,0 +1,81 @@
+#pragma once
+// Typed-test machinery: every enabled execution space x data type, plus
+// poisoning and host-side checks.
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace tilekit::test {
+
+template <class... Ts> struct List {};
+
+template <class... A, class... B>
+List<A..., B...> cat(List<A...>, List<B...>);
+template <class A, class B> using Cat = decltype(cat(A{}, B{}));
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+using SerialSpaces = List<Kokkos::Serial>;
+#else
+using SerialSpaces = List<>;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+using OpenMPSpaces = List<Kokkos::OpenMP>;
+#else
+using OpenMPSpaces = List<>;
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+using CudaSpaces = List<Kokkos::Cuda>;
+#else
+using CudaSpaces = List<>;
+#endif
+using Spaces = Cat<Cat<SerialSpaces, OpenMPSpaces>, CudaSpaces>;
+
+/// One (execution space, value type) case of a typed test.
+template <class E, class T>
+struct Case {
+  using exec = E;
+  using value = T;
+};
+
+template <class Spaces, class Types> struct Product;
+template <class... Es, class... Ts>
+struct Product<List<Es...>, List<Ts...>> {
+  template <class E> using Row = List<Case<E, Ts>...>;
+  template <class... Rows> static auto join(Rows... r);
+  static List<> join();
+  template <class R, class... Rs> static auto join(R, Rs... rs) { return cat(R{}, join(rs...)); }
+  using type = decltype(join(Row<Es>{}...));
+};
+
+template <class L> struct ToGtest;
+template <class... Ts> struct ToGtest<List<Ts...>> { using type = ::testing::Types<Ts...>; };
+
+/// gtest Types<Case<Space, T>...> over every enabled space and the given types.
+template <class... Ts>
+using Cases = typename ToGtest<typename Product<Spaces, List<Ts...>>::type>::type;
+
+/// Names typed tests "Serial_float", "Cuda_int".
+struct CaseNames {
+  template <class C>
+  static std::string GetName(int) {
+    using T = typename C::value;
+    std::string t = std::is_same_v<T, float>          ? "float"
+                    : std::is_same_v<T, double>       ? "double"
+                    : std::is_same_v<T, std::int32_t> ? "int32"
+                    : std::is_same_v<T, std::int64_t> ? "int64"
+                                                      : "other";
+    return std::string(C::exec::name()) + "_" + t;
+  }
+};
+
+/// Deterministic, distinct-enough values exact in every tested type.
+inline std::int64_t value_of(std::int64_t k) {
+  return static_cast<std::int64_t>((static_cast<std::uint64_t>(k) * 2654435761ULL) % 1048573ULL);
+}
+
+template <class T> constexpr T poison() { return static_cast<T>(-12345); }
+
+}  // namespace tilekit::test

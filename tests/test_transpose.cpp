@@ -1,0 +1,172 @@
+// Out-of-place 2-D transpose: every variant, odd and degenerate shapes, both
+// layouts, launch-shape overrides, and every error case.
+#include <tilekit/transpose.hpp>
+
+#include <utility>
+#include <vector>
+
+#include "test_helpers.hpp"
+
+namespace {
+using namespace tilekit::test;
+
+template <class C>
+class Transpose : public ::testing::Test {};
+using AllTypes = Cases<std::int32_t, float, double>;
+TYPED_TEST_SUITE(Transpose, AllTypes, CaseNames);
+
+const std::vector<std::pair<int, int>> kShapes = {
+    {1, 1},   {1, 257}, {257, 1}, {17, 31}, {31, 17}, {97, 101}, {33, 65},
+    {100, 37}, {64, 64}, {128, 256}, {3, 1000}, {1000, 3}, {130, 67}};
+
+const tilekit::TransposeVariant kVariants[] = {tilekit::TransposeVariant::naive,
+                                               tilekit::TransposeVariant::tiled,
+                                               tilekit::TransposeVariant::tiled_padded};
+
+/// Runs one transpose of a rows x cols matrix of the given layout and checks
+/// every output element against the host reference out(j, i) = in(i, j).
+template <class Exec, class T, class Layout>
+void check_transpose(int rows, int cols, tilekit::TransposeVariant v,
+                     const tilekit::TransposeOptions& opts = {}) {
+  using View = Kokkos::View<T**, Layout, typename Exec::memory_space>;
+  View in("in", rows, cols), out("out", cols, rows);
+  auto hin = Kokkos::create_mirror_view(in);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) hin(i, j) = static_cast<T>(value_of(i * 7919L + j));
+  Kokkos::deep_copy(in, hin);
+  Kokkos::deep_copy(out, poison<T>());
+  Exec exec;
+  tilekit::transpose(exec, in, out, v, opts);
+  exec.fence();
+  auto hout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  long wrong = 0;
+  for (int j = 0; j < cols; ++j)
+    for (int i = 0; i < rows; ++i) wrong += hout(j, i) != hin(i, j);
+  EXPECT_EQ(wrong, 0) << rows << "x" << cols << " variant " << tilekit::to_string(v);
+}
+
+TYPED_TEST(Transpose, EveryVariantEveryShapeLayoutRight) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  for (auto v : kVariants)
+    for (auto [r, c] : kShapes) check_transpose<E, T, Kokkos::LayoutRight>(r, c, v);
+}
+
+TYPED_TEST(Transpose, EveryVariantLayoutLeft) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  for (auto v : kVariants)
+    for (auto [r, c] : {std::pair{1, 1}, {1, 40}, {37, 1}, {33, 65}, {130, 67}, {3, 1000}})
+      check_transpose<E, T, Kokkos::LayoutLeft>(r, c, v);
+}
+
+TYPED_TEST(Transpose, LaunchShapeOverrides) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  // Shapes every backend accepts: tiny tiles, odd tiles, large padding.
+  for (auto [tile, pad] : {std::pair{1, 0}, {5, 3}, {8, 1}, {24, 2}}) {
+    tilekit::TransposeOptions o;
+    o.tile = tile;
+    o.pad = pad;
+    o.team_rows = 1;
+    o.vector = 1;
+    for (auto [r, c] : {std::pair{17, 31}, {64, 64}, {3, 100}})
+      check_transpose<E, T, Kokkos::LayoutRight>(r, c, tilekit::TransposeVariant::tiled_padded,
+                                                 o);
+  }
+}
+
+TYPED_TEST(Transpose, PlanReusedAcrossViews) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using View = Kokkos::View<T**, Kokkos::LayoutRight, typename E::memory_space>;
+  View in1("in1", 45, 70), out1("out1", 70, 45), in2("in2", 45, 70), out2("out2", 70, 45);
+  Kokkos::deep_copy(in1, T(3));
+  Kokkos::deep_copy(in2, T(5));
+  E exec;
+  tilekit::TransposePlan plan(exec, in1, out1, tilekit::TransposeVariant::tiled);
+  plan.execute(in1, out1);
+  plan.execute(in2, out2);
+  exec.fence();
+  auto h1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out1);
+  auto h2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out2);
+  for (int j = 0; j < 70; ++j)
+    for (int i = 0; i < 45; ++i) {
+      ASSERT_EQ(h1(j, i), T(3));
+      ASSERT_EQ(h2(j, i), T(5));
+    }
+  View wrong("wrong", 46, 70), wrong_out("wrong_out", 70, 46);
+  EXPECT_THROW(plan.execute(wrong, wrong_out), tilekit::invalid_argument);
+}
+
+template <class C>
+class TransposeErrors : public ::testing::Test {};
+using FloatOnly = Cases<float>;
+TYPED_TEST_SUITE(TransposeErrors, FloatOnly, CaseNames);
+
+template <class View>
+bool still_poisoned(const View& v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  for (std::size_t i = 0; i < h.extent(0); ++i)
+    for (std::size_t j = 0; j < h.extent(1); ++j)
+      if (h(i, j) != poison<typename View::value_type>()) return false;
+  return true;
+}
+
+TYPED_TEST(TransposeErrors, RejectedBeforeAnythingIsWritten) {
+  using E = typename TypeParam::exec;
+  using View = Kokkos::View<float**, Kokkos::LayoutRight, typename E::memory_space>;
+  using Unmanaged = Kokkos::View<float**, Kokkos::LayoutRight, typename E::memory_space,
+                                 Kokkos::MemoryUnmanaged>;
+  E exec;
+  View in("in", 20, 30), out("out", 30, 21), square("square", 20, 20);
+  Kokkos::deep_copy(out, poison<float>());
+  // Output extents that are not the transposed input extents.
+  EXPECT_THROW(tilekit::transpose(exec, in, out), tilekit::invalid_argument);
+  View same_shape("same", 20, 30);
+  Kokkos::deep_copy(same_shape, poison<float>());
+  EXPECT_THROW(tilekit::transpose(exec, in, same_shape), tilekit::invalid_argument);
+  EXPECT_TRUE(still_poisoned(out));
+  EXPECT_TRUE(still_poisoned(same_shape));
+  // The same view as input and output.
+  EXPECT_THROW(tilekit::transpose(exec, square, square), tilekit::invalid_argument);
+  // Overlapping memory.
+  View big("big", 40, 40);
+  Unmanaged a(big.data(), 20, 30), b(big.data() + 100, 30, 20);
+  EXPECT_THROW(tilekit::transpose(exec, a, b), tilekit::invalid_argument);
+  // In-place on a non-square matrix.
+  Kokkos::deep_copy(in, poison<float>());
+  EXPECT_THROW(tilekit::transpose_inplace(exec, in), tilekit::invalid_argument);
+  EXPECT_TRUE(still_poisoned(in));
+  // A team shape the backend cannot launch, and a tile beyond the limit.
+  tilekit::TransposeOptions huge_team;
+  huge_team.team_rows = 1 << 20;
+  EXPECT_THROW(tilekit::transpose(exec, square, View("o", 20, 20),
+                                  tilekit::TransposeVariant::tiled, huge_team),
+               tilekit::invalid_argument);
+  tilekit::TransposeOptions huge_tile;
+  huge_tile.tile = 4096;
+  EXPECT_THROW(tilekit::transpose_inplace(exec, square, tilekit::InplaceVariant::blocked,
+                                          huge_tile),
+               tilekit::invalid_argument);
+  // The message names the call and the extents.
+  try {
+    tilekit::transpose(exec, in, out);
+    FAIL() << "no exception";
+  } catch (const tilekit::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("tilekit::transpose"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("(30, 21)"), std::string::npos) << e.what();
+  }
+}
+
+TYPED_TEST(TransposeErrors, EmptyMatricesAreNoOps) {
+  using E = typename TypeParam::exec;
+  using View = Kokkos::View<float**, Kokkos::LayoutRight, typename E::memory_space>;
+  E exec;
+  View in("in", 0, 5), out("out", 5, 0), sq("sq", 0, 0);
+  EXPECT_NO_THROW(tilekit::transpose(exec, in, out));
+  EXPECT_NO_THROW(tilekit::transpose_inplace(exec, sq));
+  exec.fence();
+}
+
+}  // namespace

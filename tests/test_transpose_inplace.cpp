@@ -1,0 +1,69 @@
+// In-place square transpose: naive swap and blocked pair swap, on edges that
+// are and are not multiples of the tile.
+#include <tilekit/transpose.hpp>
+
+#include <vector>
+
+#include "test_helpers.hpp"
+
+namespace {
+using namespace tilekit::test;
+
+template <class C>
+class TransposeInplace : public ::testing::Test {};
+using AllTypes = Cases<std::int32_t, float, double>;
+TYPED_TEST_SUITE(TransposeInplace, AllTypes, CaseNames);
+
+template <class Exec, class T, class Layout>
+void check_inplace(int n, tilekit::InplaceVariant v, const tilekit::TransposeOptions& o = {}) {
+  using View = Kokkos::View<T**, Layout, typename Exec::memory_space>;
+  View a("a", n, n);
+  auto h = Kokkos::create_mirror(a);  // a separate copy: the reference
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) h(i, j) = static_cast<T>(value_of(i * 7919L + j));
+  Kokkos::deep_copy(a, h);
+  Exec exec;
+  tilekit::transpose_inplace(exec, a, v, o);
+  exec.fence();
+  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  long wrong = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) wrong += r(i, j) != h(j, i);
+  EXPECT_EQ(wrong, 0) << n << "x" << n << " " << tilekit::to_string(v);
+}
+
+const std::vector<int> kEdges = {1, 2, 3, 17, 31, 32, 33, 64, 65, 97, 128, 130, 200};
+
+TYPED_TEST(TransposeInplace, NaiveSwap) {
+  for (int n : kEdges)
+    check_inplace<typename TypeParam::exec, typename TypeParam::value, Kokkos::LayoutRight>(
+        n, tilekit::InplaceVariant::naive);
+}
+
+TYPED_TEST(TransposeInplace, BlockedPairSwap) {
+  for (int n : kEdges)
+    check_inplace<typename TypeParam::exec, typename TypeParam::value, Kokkos::LayoutRight>(
+        n, tilekit::InplaceVariant::blocked);
+}
+
+TYPED_TEST(TransposeInplace, LayoutLeft) {
+  for (auto v : {tilekit::InplaceVariant::naive, tilekit::InplaceVariant::blocked})
+    for (int n : {1, 33, 130})
+      check_inplace<typename TypeParam::exec, typename TypeParam::value, Kokkos::LayoutLeft>(n,
+                                                                                            v);
+}
+
+TYPED_TEST(TransposeInplace, SmallOddTiles) {
+  for (auto [tile, pad] : {std::pair{1, 0}, {3, 0}, {7, 2}, {16, 1}}) {
+    tilekit::TransposeOptions o;
+    o.tile = tile;
+    o.pad = pad;
+    o.team_rows = 1;
+    o.vector = 1;
+    for (int n : {1, 2, 20, 49})
+      check_inplace<typename TypeParam::exec, typename TypeParam::value, Kokkos::LayoutRight>(
+          n, tilekit::InplaceVariant::blocked, o);
+  }
+}
+
+}  // namespace
