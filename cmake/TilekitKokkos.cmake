@@ -26,18 +26,24 @@ if(Kokkos_COMPILE_LANGUAGE STREQUAL "CUDA")
     set(CMAKE_CUDA_ARCHITECTURES ${Kokkos_CUDA_ARCHITECTURES})
   endif()
   enable_language(CUDA)
+  if(CMAKE_VERSION VERSION_LESS 3.26 AND NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+    # CMake < 3.26 does not know nvcc's C++20 flag (Kokkos' targets need it).
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    list(APPEND CMAKE_CUDA_COMPILE_FEATURES cuda_std_20)
+  endif()
+  # nvcc cannot evaluate fmt's consteval format-string checks: check at run time
+  # instead (tilekit's own programs only; nothing is exported to consumers).
+  add_compile_definitions($<$<COMPILE_LANGUAGE:CUDA>:FMT_CONSTEVAL=>)
   set(CMAKE_CUDA_STANDARD 20)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
-  if(CMAKE_VERSION VERSION_LESS 3.26)
-    # CMake < 3.26 does not know nvcc's C++20 flag: pass it ourselves.
-    add_compile_options($<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
-  endif()
+  set(CMAKE_CUDA_EXTENSIONS OFF)
 elseif(Kokkos_ENABLE_CUDA)
   message(STATUS "tilekit: Kokkos uses nvcc_wrapper/clang as its C++ compiler")
 endif()
 
 # Sources that include Kokkos headers compile in Kokkos' language.
 function(tilekit_kokkos_sources)
-  set_source_files_properties(${ARGN} DIRECTORY ${PROJECT_SOURCE_DIR}
+  set_source_files_properties(${ARGN}
       PROPERTIES LANGUAGE ${Kokkos_COMPILE_LANGUAGE})
 endfunction()

@@ -2,6 +2,7 @@
 // layouts, launch-shape overrides, and every error case.
 #include <tilekit/transpose.hpp>
 
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -63,11 +64,13 @@ TYPED_TEST(Transpose, EveryVariantLayoutLeft) {
 TYPED_TEST(Transpose, LaunchShapeOverrides) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
-  // Shapes every backend accepts: tiny tiles, odd tiles, large padding.
-  for (auto [tile, pad] : {std::pair{1, 0}, {5, 3}, {8, 1}, {24, 2}}) {
+  // Shapes every backend accepts: tiny tiles (staged in registers even by a
+  // one-thread team), odd tiles, large padding, several tiles per team.
+  for (auto [tile, pad, per_team] : {std::tuple{1, 0, 1}, {5, 3, 2}, {8, 1, 3}, {24, 2, 1000}}) {
     tilekit::TransposeOptions o;
     o.tile = tile;
     o.pad = pad;
+    o.tiles_per_team = per_team;
     o.team_rows = 1;
     o.vector = 1;
     for (auto [r, c] : {std::pair{17, 31}, {64, 64}, {3, 100}})

@@ -2,6 +2,7 @@
 // are and are not multiples of the tile.
 #include <tilekit/transpose.hpp>
 
+#include <tuple>
 #include <vector>
 
 #include "test_helpers.hpp"
@@ -54,10 +55,11 @@ TYPED_TEST(TransposeInplace, LayoutLeft) {
 }
 
 TYPED_TEST(TransposeInplace, SmallOddTiles) {
-  for (auto [tile, pad] : {std::pair{1, 0}, {3, 0}, {7, 2}, {16, 1}}) {
+  for (auto [tile, pad, per_team] : {std::tuple{1, 0, 1}, {3, 0, 4}, {7, 2, 1}, {16, 1, 3}}) {
     tilekit::TransposeOptions o;
     o.tile = tile;
     o.pad = pad;
+    o.tiles_per_team = per_team;
     o.team_rows = 1;
     o.vector = 1;
     for (int n : {1, 2, 20, 49})

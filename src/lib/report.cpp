@@ -1,6 +1,5 @@
 #include "report.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -60,20 +59,12 @@ std::string now_iso8601() {
 
 std::string git_commit() { return tilekit::detail::git_commit(); }
 
-std::string kokkos_configuration() {
-  std::ostringstream s;
-  s << "Kokkos " << KOKKOS_VERSION / 10000 << '.' << KOKKOS_VERSION / 100 % 100 << '.'
-    << KOKKOS_VERSION % 100 << "; default space " << Kokkos::DefaultExecutionSpace::name()
-    << "; host space " << Kokkos::DefaultHostExecutionSpace::name();
-  return s.str();
-}
-
 nlohmann::ordered_json to_json(const Report& r) {
   nlohmann::ordered_json j;
   j["device"] = r.devices.empty() ? "unknown" : r.devices.front().device;
   j["date"] = now_iso8601();
   j["commit"] = git_commit();
-  j["kokkos"] = kokkos_configuration();
+  j["kokkos"] = r.kokkos;
   auto& devs = j["devices"] = nlohmann::ordered_json::array();
   for (const auto& d : r.devices) {
     nlohmann::ordered_json o;

@@ -1,7 +1,9 @@
 #pragma once
 // Result rows of the tool and the benchmarks, and their writers: a table on
 // the terminal, JSON and CSV files. Every subcommand fills the same Row.
-#include <tilekit/hardware.hpp>
+// This file and report.cpp do not include Kokkos: they compile as plain C++
+// (fmt's compile-time format checks do not build under nvcc).
+#include <tilekit/hardware_info.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +31,7 @@ struct Row {
 };
 
 struct Report {
+  std::string kokkos;                 ///< Kokkos version and spaces (kokkos_context.hpp)
   std::vector<HardwareInfo> devices;  ///< one per space measured
   std::vector<Row> rows;
 };
@@ -38,7 +41,6 @@ void finish_row(Row& row, double copy_gbps, double peak_gbps);
 
 std::string now_iso8601();
 std::string git_commit();
-std::string kokkos_configuration();
 
 nlohmann::ordered_json to_json(const Report& r);
 void print_table(const Report& r, std::ostream& os);

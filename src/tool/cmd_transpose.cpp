@@ -138,11 +138,14 @@ Runner setup(CLI::App& app) {
   app.add_option("--team-rows", o->shape.team_rows, "team size (default: the backend's)");
   app.add_option("--vector", o->shape.vector, "vector length (default: the backend's)");
   app.add_option("--pad", o->shape.pad, "scratch row padding of padded variants");
+  app.add_option("--tiles-per-team", o->shape.tiles_per_team,
+                 "tiles each team takes in turn (default: the backend's)");
   return [o]() -> int {
     for (const auto& v : split_list(o->variant))
       if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
         throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
     report::Report rep;
+    rep.kokkos = report::kokkos_configuration();
     bool ok = true;
     for_each_space(o->common.space, [&](auto exec) {
       auto hw = hardware_info(exec);

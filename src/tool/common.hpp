@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kokkos_context.hpp"
 #include "report.hpp"
 
 namespace tilekit::tool {

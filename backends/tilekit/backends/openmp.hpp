@@ -1,7 +1,9 @@
 #pragma once
 // OpenMP backend: a team is one thread (team size 1, vector length 1) and the
-// tile loop is a plain loop the compiler vectorises. A tile of 32x32 4-byte
-// elements (4 KiB), 16x16 for 8-byte ones, keeps a tile pair well inside L1.
+// tile loop is a plain loop the compiler vectorises. Out of place, a 64 x 64
+// tile of 4-byte elements (16 KiB; 32 x 32 for 8-byte ones) gives each row
+// 256 contiguous bytes to read and write, which the hardware prefetchers
+// follow; in place, two tiles of 32 x 32 (16 x 16) stay in L1 together.
 #include <tilekit/backends/traits.hpp>
 
 #if defined(KOKKOS_ENABLE_OPENMP)
@@ -11,6 +13,24 @@ struct Traits<Kokkos::OpenMP> {
   static constexpr int loads_in_flight = 1;
   static constexpr long max_league = 1L << 30;
   static TileConfig transpose_tile(std::size_t elem_bytes) {
+    return {elem_bytes >= 8 ? 32 : 64, 1, 1, 1};
+  }
+  static constexpr int stage_registers = 1;
+  static TileConfig transpose_inplace_tile(std::size_t elem_bytes) {
+    return {elem_bytes >= 8 ? 16 : 32, 1, 1, 1};
+  }
+  /// cmm: a team is one thread running every work item of a tile in turn, so
+  /// tiles are large (staging is amortised) and live in level-1 scratch.
+  static constexpr CmmShape cmm_shape(std::size_t elem_bytes, bool register_blocked) {
+    const int k = elem_bytes >= 8 ? 32 : 64;
+    return register_blocked ? CmmShape{32, 16, 4, 8, k, 0, 4, 1, 1, 0}
+                            : CmmShape{32, 32, 1, 1, k, 0, 4, 1, 1, 0};
+  }
+  /// reduce: one team per thread, each reading its share as 32-byte loads, four
+  /// in flight; the ladder's 256-item block and 32-wide "warp" are loops.
+  static constexpr ReduceConfig reduce_config() { return {1, 1, 32, 4, 1, 256, 32}; }
+  /// permute: as the transpose (16 x 16 tiles for 16-byte elements: 4 KiB).
+  static TileConfig permute_tile(std::size_t elem_bytes) {
     return {elem_bytes >= 8 ? 16 : 32, 1, 1, 1};
   }
   static HardwareInfo hardware(const Kokkos::OpenMP& exec) {

@@ -13,6 +13,23 @@ struct Traits<Kokkos::Serial> {
   static TileConfig transpose_tile(std::size_t elem_bytes) {
     return {elem_bytes >= 8 ? 16 : 32, 1, 1, 1};
   }
+  static constexpr int stage_registers = 1;
+  static TileConfig transpose_inplace_tile(std::size_t elem_bytes) {
+    return transpose_tile(elem_bytes);
+  }
+  /// cmm: a team is one thread running every work item of a tile in turn, so
+  /// tiles are large (staging is amortised) and live in level-1 scratch.
+  static constexpr CmmShape cmm_shape(std::size_t elem_bytes, bool register_blocked) {
+    const int k = elem_bytes >= 8 ? 32 : 64;
+    return register_blocked ? CmmShape{32, 16, 4, 8, k, 0, 4, 1, 1, 0}
+                            : CmmShape{32, 32, 1, 1, k, 0, 4, 1, 1, 0};
+  }
+  /// reduce: as OpenMP, with one team.
+  static constexpr ReduceConfig reduce_config() { return {1, 1, 32, 4, 1, 256, 32}; }
+  /// permute: as the transpose (16 x 16 tiles for 16-byte elements: 4 KiB).
+  static TileConfig permute_tile(std::size_t elem_bytes) {
+    return {elem_bytes >= 8 ? 16 : 32, 1, 1, 1};
+  }
   static HardwareInfo hardware(const Kokkos::Serial& exec) {
     return host_hardware(Kokkos::Serial::name(), exec.concurrency());
   }

@@ -18,19 +18,65 @@ struct TileConfig {
   int team_rows = 1;  ///< team size: rows of a tile processed at once
   int vector = 1;     ///< vector length: columns of a tile processed at once
   int pad = 1;        ///< extra elements per scratch row in the padded variant
+  int tiles_per_team = 1;  ///< tiles a team takes in turn (transpose: the league is ntiles / this)
+};
+
+/// Launch shape of the checkered matrix multiplication kernels (cmm): a tile
+/// is computed by team_rows (even) x team_cols work items, each owning reg_rows
+/// rows of A of one parity x reg_cols column sets, from scratch tiles that stage
+/// k_step columns of A and rows of B at a time; tiles are visited in groups of
+/// `group` tile rows. A team has `threads` threads (vector length 1; 0 = one per
+/// work item); with fewer, each thread runs several work items and keeps their
+/// sums in scratch between k steps. reg_rows, reg_cols and min_teams (teams
+/// resident per compute unit, a launch bound; 0 = none) are compile-time.
+struct CmmShape {
+  int team_rows = 1, team_cols = 1;
+  int reg_rows = 1, reg_cols = 1;
+  int k_step = 16;
+  int pad = 0;  ///< extra elements per scratch row
+  int group = 1;
+  int threads = 0;
+  int scratch_level = 0;  ///< Kokkos scratch level of the tiles
+  int min_teams = 0;
 };
 
 /// Generic host description shared by host backends (defined in backends/src).
 HardwareInfo host_hardware(const char* space_name, int concurrency);
 
+/// Launch shape of the reduce family (docs/reduce.md). load_bytes and loads are
+/// compile-time in the production kernel; the rest may be overridden per call.
+struct ReduceConfig {
+  int team_rows = 1;       ///< team size (team threads = team_rows x vector)
+  int vector = 1;          ///< vector length
+  int load_bytes = 32;     ///< production: bytes of one load of a work item
+  int loads = 4;           ///< production: independent loads in flight per work item
+  int teams_per_unit = 1;  ///< league cap = teams_per_unit x concurrency / team threads
+  int block = 256;         ///< seed-004 ladder: work items per team (a power of two)
+  int warp = 32;           ///< ladder: width of the last level step 5 unrolls (a power of two)
+};
+
 template <class ExecSpace>
 struct Traits {
+  /// reduce: a one-thread team loads 32 bytes at a time, four loads in flight.
+  static constexpr ReduceConfig reduce_config() { return {}; }
   /// Independent loads each work item issues before its first store (compile-time,
   /// so the values stay in registers).
   static constexpr int loads_in_flight = 1;
   /// Upper bound of the league size; teams loop over further tiles.
   static constexpr long max_league = 1L << 30;
+  /// Registers per work item that stage a tile between global and scratch
+  /// memory (compile-time; 1 = no staging: one-thread teams stream rows).
+  static constexpr int stage_registers = 1;
   static TileConfig transpose_tile(std::size_t /*elem_bytes*/) { return {16, 1, 1, 1}; }
+  static TileConfig transpose_inplace_tile(std::size_t /*elem_bytes*/) { return {16, 1, 1, 1}; }
+  /// permute: edge of the tiled kernel's tile (and width of the rows kernel's
+  /// pieces), team shape and scratch padding for elements of elem_bytes.
+  static TileConfig permute_tile(std::size_t /*elem_bytes*/) { return {16, 1, 1, 1}; }
+  /// cmm launch shape of the tiled (register_blocked = false) or blocked variant.
+  static constexpr CmmShape cmm_shape(std::size_t /*elem_bytes*/, bool register_blocked) {
+    return register_blocked ? CmmShape{8, 8, 4, 4, 64, 0, 4, 1, 1, 0}
+                            : CmmShape{16, 16, 1, 1, 64, 0, 4, 1, 1, 0};
+  }
   static HardwareInfo hardware(const ExecSpace& exec) {
     return host_hardware(ExecSpace::name(), exec.concurrency());
   }

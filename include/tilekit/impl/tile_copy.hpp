@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 // Full unrolling of the loads-in-flight loops (a compile-time count).
 #if defined(__CUDA_ARCH__) || defined(__clang__)
@@ -23,24 +24,38 @@ template <class T, class Exec>
 using ScratchTile = Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::scratch_memory_space,
                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
+/// The team moves an nr x nc block element by element: team ranks take rows,
+/// K rows per work item whose loads are all issued before the first store,
+/// and vector lanes take columns, so consecutive lanes touch consecutive
+/// columns. get(r, c) returns element (r, c); put(r, c, v) stores it. Every
+/// tiled kernel's global <-> scratch move is one of these.
+template <int K, class Member, class Get, class Put>
+KOKKOS_INLINE_FUNCTION void team_move(const Member& team, int nr, int nc, const Get& get,
+                                      const Put& put) {
+  using V = std::remove_cv_t<std::remove_reference_t<decltype(get(0, 0))>>;
+  const int R = team.team_size();
+  for (int r0 = team.team_rank(); r0 < nr; r0 += R * K) {
+    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nc), [&](const int c) {
+      V v[K];
+TILEKIT_UNROLL
+      for (int k = 0; k < K; ++k) {
+        const int r = r0 + k * R;
+        v[k] = r < nr ? get(r, c) : V{};
+      }
+TILEKIT_UNROLL
+      for (int k = 0; k < K; ++k)
+        if (r0 + k * R < nr) put(r0 + k * R, c, v[k]);
+    });
+  }
+}
+
 /// s(r, c) = src[r * ld_src + c] for r < nr, c < nc.
 template <int K, class Member, class Tile, class T>
 KOKKOS_INLINE_FUNCTION void tile_load(const Member& team, const Tile& s, const T* src,
                                       index_t ld_src, int nr, int nc) {
-  const int R = team.team_size();
-  for (int r0 = team.team_rank(); r0 < nr; r0 += R * K) {
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nc), [&](const int c) {
-      T v[K];
-TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k) {
-        const int r = r0 + k * R;
-        v[k] = r < nr ? src[r * ld_src + c] : T{};
-      }
-TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k)
-        if (r0 + k * R < nr) s(r0 + k * R, c) = v[k];
-    });
-  }
+  team_move<K>(
+      team, nr, nc, [&](const int r, const int c) { return src[r * ld_src + c]; },
+      [&](const int r, const int c, const T& v) { s(r, c) = v; });
 }
 
 /// dst[c * ld_dst + r] = s(r, c) for r < nr, c < nc: the tile written transposed,
@@ -48,15 +63,99 @@ TILEKIT_UNROLL
 template <int K, class Member, class Tile, class T>
 KOKKOS_INLINE_FUNCTION void tile_store_transposed(const Member& team, const Tile& s, T* dst,
                                                   index_t ld_dst, int nr, int nc) {
-  const int R = team.team_size();
-  for (int c0 = team.team_rank(); c0 < nc; c0 += R * K) {
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nr), [&](const int r) {
-TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k) {
-        const int c = c0 + k * R;
-        if (c < nc) dst[c * ld_dst + r] = s(r, c);
-      }
-    });
+  team_move<K>(
+      team, nc, nr, [&](const int c, const int r) { return s(r, c); },
+      [&](const int c, const int r, const T& v) { dst[c * ld_dst + r] = v; });
+}
+
+/// Register staging of a tile, for teams of many work items (GPUs). The team
+/// is flat: work item `tid` of `nt` takes elements q = tid + e * nt (e < E) of
+/// the nr x nc block in row-major order, so consecutive work items touch
+/// consecutive addresses, and keeps them in v[e] (E <= N, unrolled) between
+/// the global load and the scratch store: all of a tile's loads are in flight
+/// at once, and a kernel can issue the next tile's loads before storing the
+/// current one. stage_fits() says whether a block fits the N registers.
+KOKKOS_INLINE_FUNCTION bool stage_fits(int n_regs, int nr, int nc, int nt) {
+  return static_cast<index_t>(nr) * nc <= static_cast<index_t>(n_regs) * nt;
+}
+
+/// Walks the elements of work item tid: f(e, r, c) for each (r < nr).
+template <int N, class F>
+KOKKOS_INLINE_FUNCTION void stage_walk(int nr, int nc, int tid, int nt, const F& f) {
+  const int dr = nt / nc, dc = nt % nc;
+  if (dc == 0) {  // full-width tiles: each work item stays in one column
+    const int c = tid % nc;
+    int r = tid / nc;
+    TILEKIT_UNROLL
+    for (int e = 0; e < N; ++e, r += dr)
+      if (r < nr) f(e, r, c);
+    return;
+  }
+  int r = tid / nc, c = tid % nc;
+  TILEKIT_UNROLL
+  for (int e = 0; e < N; ++e) {
+    if (r < nr) f(e, r, c);
+    r += dr;
+    c += dc;
+    if (c >= nc) {
+      c -= nc;
+      ++r;
+    }
+  }
+}
+
+/// f(r, c) for every element of an nr x nc block that work item tid of a flat
+/// team of nt takes (q = tid, tid + nt, ... in row-major order), unbounded:
+/// the scratch-to-global half of a staged move, consecutive work items along
+/// the destination rows.
+template <class F>
+KOKKOS_INLINE_FUNCTION void flat_walk(int nr, int nc, int tid, int nt, const F& f) {
+  const int dr = nt / nc, dc = nt % nc;
+  int r = tid / nc, c = tid % nc;
+  while (r < nr) {
+    f(r, c);
+    r += dr;
+    c += dc;
+    if (c >= nc) {
+      c -= nc;
+      ++r;
+    }
+  }
+}
+
+/// v[e] = src[r * ld + c] for this work item's elements of an nr x nc block.
+template <int N, class T>
+KOKKOS_INLINE_FUNCTION void stage_fetch(T (&v)[N], const T* src, index_t ld, int nr, int nc,
+                                        int tid, int nt) {
+  stage_walk<N>(nr, nc, tid, nt, [&](int e, int r, int c) { v[e] = src[r * ld + c]; });
+}
+
+/// s(r, c) = v[e]: the staged elements into the scratch tile.
+template <int N, class Tile, class T>
+KOKKOS_INLINE_FUNCTION void stage_commit(const T (&v)[N], const Tile& s, int nr, int nc, int tid,
+                                         int nt) {
+  stage_walk<N>(nr, nc, tid, nt, [&](int e, int r, int c) { s(r, c) = v[e]; });
+}
+
+/// dst[c * ld + r] = s(r, c): the scratch tile written transposed by a flat
+/// team, consecutive work items along destination rows.
+template <class Tile, class T>
+KOKKOS_INLINE_FUNCTION void stage_store_transposed(const Tile& s, T* dst, index_t ld, int nr,
+                                                   int nc, int tid, int nt) {
+  const int dc = nt / nr, dr = nt % nr;
+  int c = tid / nr, r = tid % nr;
+  if (dr == 0) {  // full-height tiles: each work item stays in one row of s
+    for (; c < nc; c += dc) dst[c * ld + r] = s(r, c);
+    return;
+  }
+  while (c < nc) {
+    dst[c * ld + r] = s(r, c);
+    c += dc;
+    r += dr;
+    if (r >= nr) {
+      r -= nr;
+      ++c;
+    }
   }
 }
 

@@ -24,6 +24,7 @@ struct TransposeOptions {
   int team_rows = 0;  ///< team size
   int vector = 0;     ///< vector length
   int pad = -1;       ///< scratch row padding of the padded/in-place variants
+  int tiles_per_team = 0;  ///< tiles each team takes in turn
   std::string label = "tilekit::transpose";  ///< prefix of the kernel labels
 };
 
@@ -44,49 +45,59 @@ namespace impl {
 /// Resolved launch shape for one execution space and element size.
 template <class Exec>
 backends::TileConfig resolve_tile(const std::string& where, const TransposeOptions& o,
-                                  std::size_t elem_bytes, bool padded) {
-  backends::TileConfig c = backends::Traits<Exec>::transpose_tile(elem_bytes);
+                                  backends::TileConfig c, bool padded) {
   if (o.tile > 0) c.tile = o.tile;
   if (o.team_rows > 0) c.team_rows = o.team_rows;
   if (o.vector > 0) c.vector = o.vector;
   if (o.pad >= 0) c.pad = o.pad;
+  if (o.tiles_per_team > 0) c.tiles_per_team = o.tiles_per_team;
   if (!padded) c.pad = 0;
-  if (o.tile < 0 || o.team_rows < 0 || o.vector < 0)
-    detail::fail(where, "tile, team_rows and vector must be positive");
+  if (o.tile < 0 || o.team_rows < 0 || o.vector < 0 || o.tiles_per_team < 0)
+    detail::fail(where, "tile, team_rows, vector and tiles_per_team must be positive");
   if (c.tile > 1024) detail::fail(where, "tile edge " + std::to_string(c.tile) + " exceeds 1024");
   return c;
 }
 
-/// Throws when the team shape or scratch size is beyond the space's limits.
+/// Team policy of team_rows x vector work items and `scratch` bytes of level-0
+/// scratch; `flat` launches them as one flat team (vector length 1,
+/// consecutive ranks are consecutive GPU lanes) for the register-staged moves.
+/// Throws when the space cannot launch it.
 template <class Exec, class Functor>
 Kokkos::TeamPolicy<Exec> team_policy(const std::string& where, const Exec& exec,
                                      const Functor& f, int league,
-                                     const backends::TileConfig& c, std::size_t scratch) {
-  Kokkos::TeamPolicy<Exec> probe(exec, 1, 1, 1);
+                                     const backends::TileConfig& c, std::size_t scratch,
+                                     bool flat = false) {
+  const int team = flat ? c.team_rows * c.vector : c.team_rows;
+  const int vector = flat ? 1 : c.vector;
   const int vmax = Kokkos::TeamPolicy<Exec>::vector_length_max();
-  if (c.vector > vmax)
-    detail::fail(where, "vector length " + std::to_string(c.vector) + " exceeds " +
+  if (vector > vmax)
+    detail::fail(where, "vector length " + std::to_string(vector) + " exceeds " +
                             std::to_string(vmax) + " on " + Exec::name());
-  Kokkos::TeamPolicy<Exec> sized(exec, 1, 1, c.vector);
-  const int tmax = sized.set_scratch_size(0, Kokkos::PerTeam(scratch))
-                       .team_size_max(f, Kokkos::ParallelForTag());
-  if (c.team_rows > tmax)
-    detail::fail(where, "team size " + std::to_string(c.team_rows) + " x vector " +
-                            std::to_string(c.vector) + " exceeds the " + std::to_string(tmax) +
-                            " allowed on " + Exec::name());
+  Kokkos::TeamPolicy<Exec> probe(exec, 1, 1, vector);
   const std::size_t smax = static_cast<std::size_t>(probe.scratch_size_max(0));
   if (scratch > smax)
     detail::fail(where, "scratch tile of " + std::to_string(scratch) + " bytes exceeds the " +
-                            std::to_string(smax) + " available per team on " + Exec::name());
-  Kokkos::TeamPolicy<Exec> p(exec, league, c.team_rows, c.vector);
+                            std::to_string(smax) + " available per team on " + Exec::name() +
+                            "; use a smaller tile");
+  const int tmax = probe.set_scratch_size(0, Kokkos::PerTeam(scratch))
+                       .team_size_max(f, Kokkos::ParallelForTag());
+  if (team > tmax)
+    detail::fail(where, "team of " + std::to_string(c.team_rows) + " x " +
+                            std::to_string(c.vector) + " work items exceeds the " +
+                            std::to_string(tmax * vector) + " that " + Exec::name() +
+                            " can launch with this tile");
+  Kokkos::TeamPolicy<Exec> p(exec, league, team, vector);
   p.set_scratch_size(0, Kokkos::PerTeam(scratch));
   return p;
 }
 
-template <class Exec, class T, class Fn>
-void with_loads_in_flight(Fn&& fn) {
-  fn(std::integral_constant<int, backends::Traits<Exec>::loads_in_flight>{});
+/// Calls fn(K, N): the backend's loads in flight and staging registers.
+template <class Exec, class Fn>
+void with_stage(Fn&& fn) {
+  fn(std::integral_constant<int, backends::Traits<Exec>::loads_in_flight>{},
+     std::integral_constant<int, backends::Traits<Exec>::stage_registers>{});
 }
+
 
 template <class View>
 constexpr bool is_left_v = std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>;
@@ -107,8 +118,9 @@ class TransposePlan {
       : exec_(exec), variant_(variant), opts_(std::move(opts)),
         rows_(in.extent(0)), cols_(in.extent(1)), left_(impl::is_left_v<InView>) {
     check(in, out);
-    config_ = impl::resolve_tile<ExecSpace>(where(), opts_, sizeof(T),
-                                            variant_ == TransposeVariant::tiled_padded);
+    config_ = impl::resolve_tile<ExecSpace>(
+        where(), opts_, backends::Traits<ExecSpace>::transpose_tile(sizeof(T)),
+        variant_ == TransposeVariant::tiled_padded);
     if (variant_ != TransposeVariant::naive) {
       // Validate the launch shape now, not on first execution.
       launch(nullptr, nullptr, /*dry_run=*/true);
@@ -167,15 +179,16 @@ class TransposePlan {
                            impl::TransposeNaive<T>{in, out, m, n});
       return;
     }
-    impl::with_loads_in_flight<ExecSpace, T>([&](auto K) {
-      using F = impl::TransposeTiled<ExecSpace, T, decltype(K)::value>;
+    impl::with_stage<ExecSpace>([&](auto K, auto N) {
+      using F = impl::TransposeTiled<ExecSpace, T, decltype(K)::value, decltype(N)::value>;
       const int tile = config_.tile, ld = tile + config_.pad;
       const index_t tpr = (n + tile - 1) / tile;
       const index_t ntiles = ((m + tile - 1) / tile) * tpr;
       F f{in, out, m, n, tile, ld, tpr, ntiles};
+      const index_t teams = (ntiles + config_.tiles_per_team - 1) / config_.tiles_per_team;
       auto policy = impl::team_policy(
-          w, exec_, f, impl::league_for(ntiles, backends::Traits<ExecSpace>::max_league),
-          config_, F::scratch_bytes(tile, ld));
+          w, exec_, f, impl::league_for(teams, backends::Traits<ExecSpace>::max_league),
+          config_, F::scratch_bytes(tile, ld), /*flat=*/true);
       if (!dry_run) Kokkos::parallel_for(opts_.label + "_tiled", policy, f);
     });
   }
@@ -208,7 +221,8 @@ class InplaceTransposePlan {
       : exec_(exec), variant_(variant), opts_(std::move(opts)), n_(a.extent(0)) {
     if (opts_.label == "tilekit::transpose") opts_.label = "tilekit::transpose_inplace";
     check(a);
-    config_ = impl::resolve_tile<ExecSpace>(opts_.label, opts_, sizeof(T), true);
+    config_ = impl::resolve_tile<ExecSpace>(
+        opts_.label, opts_, backends::Traits<ExecSpace>::transpose_inplace_tile(sizeof(T)), true);
     if (variant_ == InplaceVariant::blocked) launch(nullptr, true);
   }
 
@@ -247,16 +261,19 @@ class InplaceTransposePlan {
                            impl::TransposeInplaceNaive<T>{a, n});
       return;
     }
-    impl::with_loads_in_flight<ExecSpace, T>([&](auto K) {
-      using F = impl::TransposeInplaceBlocked<ExecSpace, T, decltype(K)::value>;
+    impl::with_stage<ExecSpace>([&](auto K, auto N) {
+      // Two tiles in flight: each gets half of the staging registers.
+      constexpr int half = decltype(N)::value > 1 ? decltype(N)::value / 2 : 1;
+      using F = impl::TransposeInplaceBlocked<ExecSpace, T, decltype(K)::value, half>;
       const int tile = config_.tile, ld = tile + config_.pad;
       const index_t nb = (n + tile - 1) / tile;
       const index_t npairs = nb * (nb + 1) / 2;
       F f{a, n, tile, ld, nb, npairs};
+      const index_t teams = (npairs + config_.tiles_per_team - 1) / config_.tiles_per_team;
       auto policy = impl::team_policy(
           opts_.label, exec_, f,
-          impl::league_for(npairs, backends::Traits<ExecSpace>::max_league), config_,
-          F::scratch_bytes(tile, ld));
+          impl::league_for(teams, backends::Traits<ExecSpace>::max_league), config_,
+          F::scratch_bytes(tile, ld), /*flat=*/true);
       if (!dry_run) Kokkos::parallel_for(opts_.label + "_blocked", policy, f);
     });
   }

@@ -31,8 +31,11 @@ KOKKOS_INLINE_FUNCTION void tile_pair(index_t p, index_t& bi, index_t& bj) {
 
 /// Blocked pair swap: a team takes tile (bi, bj) and its mirror (bj, bi) into
 /// scratch, then writes each one transposed into the other's place. Diagonal
-/// tiles (bi == bj) are transposed within themselves.
-template <class Exec, class T, int K>
+/// tiles (bi == bj) are transposed within themselves. Teams of many work items
+/// stage both tiles in registers (N per tile) so all their loads are in
+/// flight together, and issue the next pair's loads before storing the
+/// current pair; one-thread teams (CPUs) move row strips of K rows.
+template <class Exec, class T, int K, int N>
 struct TransposeInplaceBlocked {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Tile = ScratchTile<T, Exec>;
@@ -44,22 +47,59 @@ struct TransposeInplaceBlocked {
 
   static std::size_t scratch_bytes(int tile, int ld) { return 2 * Tile::shmem_size(tile, ld); }
 
+  struct Pair {
+    T* upper;  // rows i0.., columns j0..: ni x nj
+    T* lower;  // rows j0.., columns i0..: nj x ni
+    int ni, nj;
+    bool mirrored;  // false on the diagonal
+  };
+  KOKKOS_INLINE_FUNCTION Pair pair_at(index_t p) const {
+    index_t bi, bj;
+    tile_pair(p, bi, bj);
+    const index_t i0 = bi * tile, j0 = bj * tile;
+    return {a + i0 * n + j0, a + j0 * n + i0,
+            static_cast<int>(Kokkos::min<index_t>(tile, n - i0)),
+            static_cast<int>(Kokkos::min<index_t>(tile, n - j0)), bi != bj};
+  }
+
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
     Tile sa(team.team_scratch(0), tile, ld);
     Tile sb(team.team_scratch(0), tile, ld);
-    for (index_t p = team.league_rank(); p < npairs; p += team.league_size()) {
-      index_t bi, bj;
-      tile_pair(p, bi, bj);
-      const index_t i0 = bi * tile, j0 = bj * tile;
-      const int ni = static_cast<int>(Kokkos::min<index_t>(tile, n - i0));
-      const int nj = static_cast<int>(Kokkos::min<index_t>(tile, n - j0));
-      T* upper = a + i0 * n + j0;  // rows i0.., columns j0..
-      T* lower = a + j0 * n + i0;  // rows j0.., columns i0..
-      tile_load<K>(team, sa, upper, n, ni, nj);
-      if (bi != bj) tile_load<K>(team, sb, lower, n, nj, ni);
+    const int tid = team.team_rank(), nt = team.team_size();
+    T va[N], vb[N];
+    auto fetch = [&](const Pair& q) {
+      stage_fetch(va, q.upper, n, q.ni, q.nj, tid, nt);
+      if (q.mirrored) stage_fetch(vb, q.lower, n, q.nj, q.ni, tid, nt);
+    };
+    index_t p = team.league_rank();
+    if (p < npairs) {
+      const Pair q = pair_at(p);
+      if (stage_fits(N, q.ni, q.nj, nt)) fetch(q);
+    }
+    for (; p < npairs; p += team.league_size()) {
+      const Pair q = pair_at(p);
+      const bool staged = stage_fits(N, q.ni, q.nj, nt);
+      if (staged) {
+        stage_commit(va, sa, q.ni, q.nj, tid, nt);
+        if (q.mirrored) stage_commit(vb, sb, q.nj, q.ni, tid, nt);
+      } else {
+        tile_load<K>(team, sa, q.upper, n, q.ni, q.nj);
+        if (q.mirrored) tile_load<K>(team, sb, q.lower, n, q.nj, q.ni);
+      }
       team.team_barrier();
-      tile_store_transposed<K>(team, sa, lower, n, ni, nj);
-      if (bi != bj) tile_store_transposed<K>(team, sb, upper, n, nj, ni);
+      // The next pair's loads are issued before this pair is stored.
+      const index_t pn = p + team.league_size();
+      if (pn < npairs) {
+        const Pair next = pair_at(pn);
+        if (stage_fits(N, next.ni, next.nj, nt)) fetch(next);
+      }
+      if (staged) {
+        stage_store_transposed(sa, q.lower, n, q.ni, q.nj, tid, nt);
+        if (q.mirrored) stage_store_transposed(sb, q.upper, n, q.nj, q.ni, tid, nt);
+      } else {
+        tile_store_transposed<K>(team, sa, q.lower, n, q.ni, q.nj);
+        if (q.mirrored) tile_store_transposed<K>(team, sb, q.upper, n, q.nj, q.ni);
+      }
       team.team_barrier();
     }
   }

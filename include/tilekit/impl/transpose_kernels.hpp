@@ -20,7 +20,13 @@ struct TransposeNaive {
 /// Tiled through team scratch: a tile is read row by row, then written back
 /// transposed row by row, so both global accesses are coalesced. `ld` > tile
 /// pads the scratch rows so the transposed read avoids bank conflicts.
-template <class Exec, class T, int K>
+///
+/// A team takes tiles t = league_rank, + league_size, ... When a tile fits the
+/// team's N staging registers per work item (GPUs: many work items per team),
+/// the next tile's loads are issued before the current tile is stored, so
+/// loads stay in flight across the barriers. Otherwise (CPUs: a team is one
+/// thread) the tile moves in row strips of K rows with vectorisable loops.
+template <class Exec, class T, int K, int N>
 struct TransposeTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Tile = ScratchTile<T, Exec>;
@@ -33,16 +39,45 @@ struct TransposeTiled {
 
   static std::size_t scratch_bytes(int tile, int ld) { return Tile::shmem_size(tile, ld); }
 
+  struct Geom {
+    index_t i0, j0;
+    int nr, nc;
+  };
+  KOKKOS_INLINE_FUNCTION Geom geom(index_t t) const {
+    Geom g;
+    g.i0 = (t / tiles_per_row) * tile;
+    g.j0 = (t % tiles_per_row) * tile;
+    g.nr = static_cast<int>(Kokkos::min<index_t>(tile, rows - g.i0));
+    g.nc = static_cast<int>(Kokkos::min<index_t>(tile, cols - g.j0));
+    return g;
+  }
+
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
     Tile s(team.team_scratch(0), tile, ld);
-    for (index_t t = team.league_rank(); t < ntiles; t += team.league_size()) {
-      const index_t i0 = (t / tiles_per_row) * tile;
-      const index_t j0 = (t % tiles_per_row) * tile;
-      const int nr = static_cast<int>(Kokkos::min<index_t>(tile, rows - i0));
-      const int nc = static_cast<int>(Kokkos::min<index_t>(tile, cols - j0));
-      tile_load<K>(team, s, in + i0 * cols + j0, cols, nr, nc);
+    const int tid = team.team_rank(), nt = team.team_size();
+    T v[N];
+    index_t t = team.league_rank();
+    if (t < ntiles) {
+      const Geom g = geom(t);
+      if (stage_fits(N, g.nr, g.nc, nt)) stage_fetch(v, in + g.i0 * cols + g.j0, cols, g.nr, g.nc, tid, nt);
+    }
+    for (; t < ntiles; t += team.league_size()) {
+      const Geom g = geom(t);
+      const bool staged = stage_fits(N, g.nr, g.nc, nt);
+      if (staged)
+        stage_commit(v, s, g.nr, g.nc, tid, nt);
+      else
+        tile_load<K>(team, s, in + g.i0 * cols + g.j0, cols, g.nr, g.nc);
       team.team_barrier();
-      tile_store_transposed<K>(team, s, out + j0 * rows + i0, rows, nr, nc);
+      const index_t tn = t + team.league_size();
+      if (tn < ntiles) {
+        const Geom h = geom(tn);
+        if (stage_fits(N, h.nr, h.nc, nt)) stage_fetch(v, in + h.i0 * cols + h.j0, cols, h.nr, h.nc, tid, nt);
+      }
+      if (staged)
+        stage_store_transposed(s, out + g.j0 * rows + g.i0, rows, g.nr, g.nc, tid, nt);
+      else
+        tile_store_transposed<K>(team, s, out + g.j0 * rows + g.i0, rows, g.nr, g.nc);
       team.team_barrier();
     }
   }
