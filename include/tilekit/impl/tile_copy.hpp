@@ -9,7 +9,7 @@
 #include <type_traits>
 
 // Full unrolling of the loads-in-flight loops (a compile-time count).
-#if defined(__CUDA_ARCH__) || defined(__clang__)
+#if defined(__CUDACC__) || defined(__clang__)
 #define TILEKIT_UNROLL _Pragma("unroll")
 #else
 #define TILEKIT_UNROLL _Pragma("GCC unroll 16")

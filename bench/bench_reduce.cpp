@@ -1,0 +1,123 @@
+// Reduce family: the copy baseline, CUB's sum (CUDA builds), Kokkos'
+// parallel_reduce and the production sum (plain and compensated) at n = 2^20 ..
+// 2^30 floats on a GPU (2^20 .. 2^26 on the CPU) and a few double sizes, plus
+// seed 004's ladder at 2^26 floats. GB/s counts bytes read; pct_copy compares
+// with the deep_copy of the same buffer, pct_cub with CUB's sum of it.
+//   bench_reduce --benchmark_filter=/Cuda/ --benchmark_out=reduce.json --benchmark_out_format=json
+#include <tilekit/reduce.hpp>
+
+#include <map>
+#include <memory>
+
+#include "bench_common.hpp"
+#include "vendor_reduce.hpp"
+
+namespace {
+using namespace tilekit;
+
+template <class Exec, class T>
+struct Buffers {
+  using Mem = typename Exec::memory_space;
+  Kokkos::View<T*, Mem> a, b;
+  Kokkos::View<sum_t<T>, Mem> r;
+  Kokkos::View<T, Mem> rc;
+  explicit Buffers(std::int64_t n) : a("a", n), b("b", n), r("r"), rc("rc") {
+    Kokkos::deep_copy(a, T(1));
+  }
+};
+
+/// CUB's GB/s by "space/dtype/bytes", measured in this run.
+std::map<std::string, double>& cub_baseline() {
+  static std::map<std::string, double> m;
+  return m;
+}
+
+template <class Exec, class T>
+void register_size(const char* dtype, std::int64_t n, bool ladder) {
+  const double read = static_cast<double>(n) * sizeof(T);
+  const std::string key = bench::baseline_key(Exec::name(), dtype, read);
+  const std::string suffix =
+      std::string("/") + Exec::name() + "/" + dtype + "/" + std::to_string(n);
+  // One allocation per (space, type, size), shared by its benchmarks.
+  auto buf = std::make_shared<std::unique_ptr<Buffers<Exec, T>>>();
+  auto get = [buf, n]() -> Buffers<Exec, T>& {
+    if (!*buf) *buf = std::make_unique<Buffers<Exec, T>>(n);
+    return **buf;
+  };
+  auto pct_cub = [key](benchmark::State& s) {
+    if (auto it = cub_baseline().find(key); it != cub_baseline().end())
+      s.counters["pct_cub"] = 100.0 * s.counters["GB/s"].value / it->second;
+  };
+  bench::add("copy" + suffix, [=](benchmark::State& s) {
+    auto& B = get();
+    Exec exec;
+    bench::timed(s, exec, 2 * read, dtype, true, [&] { Kokkos::deep_copy(exec, B.b, B.a); });
+    // The reduce rows read `read` bytes: file the copy under their key too.
+    bench::copy_baseline()[key] = s.counters["GB/s"].value;
+  });
+#if defined(TILEKIT_HAVE_CUB)
+  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
+    bench::add("cub" + suffix, [=](benchmark::State& s) {
+      auto& B = get();
+      Exec exec;
+      vendor::CubSum<T, sum_t<T>> cub(exec, n);
+      bench::timed(s, exec, read, dtype, false, [&] { cub(B.a.data(), B.r.data()); });
+      cub_baseline()[key] = s.counters["GB/s"].value;
+    });
+  }
+#endif
+  bench::add("kokkos" + suffix, [=](benchmark::State& s) {
+    auto& B = get();
+    Exec exec;
+    ReduceStepPlan plan(exec, B.a, ReduceStep::kokkos);
+    bench::timed(s, exec, read, dtype, false, [&] { plan.execute(B.a, B.r); });
+    pct_cub(s);
+  });
+  bench::add("sum" + suffix, [=](benchmark::State& s) {
+    auto& B = get();
+    Exec exec;
+    ReducePlan plan(exec, B.a, Sum{});
+    bench::timed(s, exec, read, dtype, false, [&] { plan.execute(B.a, B.r); });
+    pct_cub(s);
+  });
+  bench::add("sum_compensated" + suffix, [=](benchmark::State& s) {
+    auto& B = get();
+    Exec exec;
+    ReducePlan plan(exec, B.a, CompensatedSum{});
+    bench::timed(s, exec, read, dtype, false, [&] { plan.execute(B.a, B.rc); });
+    pct_cub(s);
+  });
+  if (ladder) {
+    for (auto step : {ReduceStep::naive, ReduceStep::strided, ReduceStep::sequential,
+                      ReduceStep::first_add, ReduceStep::unroll_last, ReduceStep::multiple}) {
+      bench::add(std::string(to_string(step)) + suffix, [=](benchmark::State& s) {
+        auto& B = get();
+        Exec exec;
+        ReduceStepPlan plan(exec, B.a, step);
+        bench::timed(s, exec, read, dtype, false, [&] { plan.execute(B.a, B.r); });
+      });
+    }
+  }
+  // Free the buffers once this size is done.
+  bench::add("release" + suffix, [buf](benchmark::State& s) {
+    for (auto _ : s) s.SetIterationTime(1e-9);
+    buf->reset();
+  })->Iterations(1);
+}
+
+template <class Exec>
+void register_space(const Exec&) {
+  const int max_log2 = bench::is_gpu_v<Exec> ? 30 : 26;
+  for (int k = 20; k <= max_log2; k += bench::is_gpu_v<Exec> ? 1 : 2)
+    register_size<Exec, float>("float", std::int64_t{1} << k, k == 26);
+  for (int k = 20; k <= max_log2 - 1; k += 3)
+    register_size<Exec, double>("double", std::int64_t{1} << k, false);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return tilekit::bench::run(argc, argv, [] {
+    tilekit::bench::for_bench_spaces([](auto exec) { register_space(exec); });
+  });
+}

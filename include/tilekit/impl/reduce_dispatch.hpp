@@ -1,0 +1,250 @@
+#pragma once
+// Dispatch of the production reduce: checks the view, resolves the launch shape
+// from the backend traits (or the caller's overrides), owns the workspace (one
+// partial per team and the last-team ticket), and launches one kernel.
+#include <tilekit/backends/traits.hpp>
+#include <tilekit/errors.hpp>
+#include <tilekit/impl/reduce_kernels.hpp>
+#include <tilekit/impl/transpose_dispatch.hpp>  // impl::team_policy
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace tilekit {
+
+/// Launch-shape overrides; 0 keeps the backend's value (backends::ReduceConfig).
+struct ReduceOptions {
+  int team_rows = 0;  ///< team size
+  int vector = 0;     ///< vector length
+  int teams = 0;      ///< most teams launched (production reduce, ladder step 6)
+  int block = 0;      ///< ladder: work items per team (a power of two)
+  int warp = 0;       ///< ladder: width of the last level of steps 5 and 6 (a power of two)
+  std::string label = "tilekit::reduce";  ///< prefix of the kernel labels
+};
+
+namespace impl {
+
+template <class T>
+constexpr bool is_reduce_type_v = std::is_same_v<T, std::int32_t> ||
+                                  std::is_same_v<T, std::int64_t> ||
+                                  std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+template <class Exec>
+backends::ReduceConfig resolve_reduce(const std::string& where, const ReduceOptions& o) {
+  if (o.team_rows < 0 || o.vector < 0 || o.teams < 0 || o.block < 0 || o.warp < 0)
+    detail::fail(where, "team_rows, vector, teams, block and warp must be positive");
+  backends::ReduceConfig c = backends::Traits<Exec>::reduce_config();
+  if (o.team_rows > 0) c.team_rows = o.team_rows;
+  if (o.vector > 0) c.vector = o.vector;
+  if (o.block > 0) c.block = o.block;
+  if (o.warp > 0) c.warp = o.warp;
+  return c;
+}
+
+/// Most teams to launch: the caller's, or teams_per_unit per `team threads` of
+/// the space's concurrency (one resident wave or two on the GPU, a team per
+/// thread on the CPU).
+template <class Exec>
+index_t league_cap(const Exec& exec, const backends::ReduceConfig& c, int teams) {
+  if (teams > 0) return teams;
+  const index_t cap = static_cast<index_t>(c.teams_per_unit) * exec.concurrency() /
+                      (static_cast<index_t>(c.team_rows) * c.vector);
+  return cap < 1 ? 1 : cap;
+}
+
+inline index_t clamp_league(index_t work, index_t cap) {
+  return work < 1 ? 1 : (work < cap ? work : cap);
+}
+
+inline index_t ceil_div(index_t a, index_t b) { return (a + b - 1) / b; }
+
+inline int ceil_log2(index_t x) {
+  int k = 0;
+  while ((index_t(1) << k) < x) ++k;
+  return k;
+}
+
+/// gamma_h = h u / (1 - h u): the relative error bound of h rounded additions.
+inline double gamma_of(double h, double u) {
+  const double hu = h * u;
+  return hu < 1 ? hu / (1 - hu) : std::numeric_limits<double>::infinity();
+}
+
+/// Any rank and layout whose elements fill their span (LayoutRight, LayoutLeft,
+/// or a LayoutStride view without gaps); the order of elements is memory order.
+template <class Exec, class View>
+void check_reduce_input(const std::string& where, const View& v) {
+  static_assert(Kokkos::is_view_v<View>, "tilekit::reduce: the input must be a Kokkos::View");
+  static_assert(is_reduce_type_v<typename View::non_const_value_type>,
+                "tilekit::reduce: views of int32, int64, float or double");
+  detail::require_accessible<Exec, View>();
+  if (v.size() > 0 && !v.span_is_contiguous())
+    detail::fail(where, "input with extents " + detail::extents_string(v) +
+                            " is not contiguous (a strided subview or a padded allocation);"
+                            " reduce a contiguous copy");
+}
+
+template <class Exec, class R, class ResultView>
+void check_reduce_result() {
+  static_assert(Kokkos::is_view_v<ResultView> && ResultView::rank() == 0,
+                "tilekit::reduce: the result must be a rank-0 Kokkos::View");
+  static_assert(std::is_same_v<typename ResultView::value_type, R>,
+                "tilekit::reduce: the result view must be mutable, of the operation's result "
+                "type (sum_t<T> for Sum, ValueIndex<T> for MinLoc/MaxLoc, T otherwise)");
+  detail::require_accessible<Exec, ResultView>();
+}
+
+inline backends::TileConfig team_shape(const backends::ReduceConfig& c) {
+  return {0, c.team_rows, c.vector, 0};
+}
+
+}  // namespace impl
+
+/// Production reduction plan for views of n elements of T: validates and sizes
+/// once, owns the workspace; execute() re-checks the view it is given. One
+/// execution at a time per plan (and per copy of it: copies share the workspace).
+template <class ExecSpace, class T, class Op>
+class ReducePlan {
+  static constexpr backends::ReduceConfig defaults = backends::Traits<ExecSpace>::reduce_config();
+  using Kernel = impl::ReduceKernel<ExecSpace, T, Op, defaults.load_bytes, defaults.loads>;
+  using Mem = typename ExecSpace::memory_space;
+  using index_t = impl::index_t;
+
+ public:
+  using value_type = T;
+  using result_type = typename Kernel::result_type;
+
+  template <class View>
+  ReducePlan(const ExecSpace& exec, const View& v, Op = {}, ReduceOptions opts = {})
+      : exec_(exec), opts_(std::move(opts)), n_(static_cast<index_t>(v.size())) {
+    check(v);
+    config_ = impl::resolve_reduce<ExecSpace>(where(), opts_);
+    threads_ = config_.team_rows * config_.vector;
+    const index_t cap = impl::league_cap(exec_, config_, opts_.teams);
+    if (cap > std::numeric_limits<int>::max())
+      detail::fail(where(), "teams " + std::to_string(cap) + " exceed 2^31 - 1");
+    league_ = impl::clamp_league(Kernel::tiles_of(n_, 0, threads_), cap);
+    // Throws for a shape the space cannot launch; execute() skips the check.
+    impl::team_policy(where(), exec_, Kernel{}, static_cast<int>(league_),
+                      impl::team_shape(config_), 0);
+    label_ = opts_.label + "_" + std::string(op_name<Op>());
+    const std::string& l = label_;
+    partial_ = Kokkos::View<typename Kernel::acc_type*, Mem>(
+        Kokkos::view_alloc(exec_, Kokkos::WithoutInitializing, l + " partials"), league_);
+    counter_ = Kokkos::View<unsigned, Mem>(Kokkos::view_alloc(exec_, l + " ticket"));
+    result_ = Kokkos::View<result_type, Mem>(Kokkos::view_alloc(exec_, l + " result"));
+    host_result_ = Kokkos::View<result_type, Kokkos::HostSpace>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, l + " on host"));
+  }
+
+  /// result() = the reduction of v, asynchronously on the plan's execution space.
+  template <class View, class ResultView>
+  void execute(const View& v, const ResultView& result) const {
+    impl::check_reduce_result<ExecSpace, result_type, ResultView>();
+    check(v);
+    launch(v.data(), result.data());
+  }
+
+  /// The reduction of v, on the host: waits for the plan's execution space.
+  template <class View>
+  result_type execute(const View& v) const {
+    check(v);
+    launch(v.data(), result_.data());
+    Kokkos::deep_copy(exec_, host_result_, result_);
+    exec_.fence("tilekit::reduce: result to the host");
+    return host_result_();
+  }
+
+  const backends::ReduceConfig& config() const { return config_; }
+  index_t size() const { return n_; }
+  /// Teams launched for an aligned view.
+  index_t league() const { return league_; }
+
+  /// Most rounded additions on any element's path to the result (for any
+  /// alignment of the view): h of the bound gamma_h * sum|x| below.
+  index_t depth() const {
+    constexpr index_t W = Kernel::W, K = Kernel::K;
+    const index_t tiles = Kernel::tiles_of(n_, 0, threads_);
+    const index_t loose = threads_ * K * W + 2 * W;  // elements outside whole tiles
+    const index_t chain = impl::ceil_div(tiles, league_) + impl::ceil_div(loose, threads_);
+    const index_t team = (K * W - 1) + impl::ceil_log2(threads_) + 2;
+    const index_t last = league_ > 1 ? impl::ceil_div(league_, threads_) +
+                                           impl::ceil_log2(threads_) + 2
+                                     : 0;
+    return chain + team + last;
+  }
+
+  /// Bound of |result - exact| for data with sum_abs = sum |x_i| and abs_sum =
+  /// |sum x_i| (u = unit roundoff of T, h = depth()): 0 for integer sums and
+  /// min/max; gamma_h * sum_abs for Sum of floats; u * abs_sum + (1 + u) *
+  /// gamma_2h * h * u * (1 + gamma_h) * sum_abs for CompensatedSum.
+  double error_bound(double sum_abs, double abs_sum = 0) const {
+    if constexpr (std::is_floating_point_v<T> &&
+                  (std::is_same_v<Op, Sum> || std::is_same_v<Op, CompensatedSum>)) {
+      const double u = std::numeric_limits<T>::epsilon() / 2;
+      const double h = static_cast<double>(depth());
+      if constexpr (std::is_same_v<Op, Sum>) {
+        return impl::gamma_of(h, u) * sum_abs;
+      } else {
+        return u * abs_sum +
+               (1 + u) * impl::gamma_of(2 * h, u) * h * u * (1 + impl::gamma_of(h, u)) * sum_abs;
+      }
+    } else {
+      (void)sum_abs;
+      (void)abs_sum;
+      return 0;
+    }
+  }
+
+ private:
+  std::string where() const { return opts_.label; }
+
+  template <class View>
+  void check(const View& v) const {
+    static_assert(std::is_same_v<typename View::non_const_value_type, T>,
+                  "tilekit::reduce: the view's value type differs from the plan's");
+    impl::check_reduce_input<ExecSpace>(where(), v);
+    if (static_cast<index_t>(v.size()) != n_)
+      detail::fail(where(), "input with extents " + detail::extents_string(v) + " has " +
+                                std::to_string(v.size()) + " elements, the plan " +
+                                std::to_string(n_));
+  }
+
+  void launch(const T* data, result_type* result) const {
+    const index_t head = Kernel::head_of(data, n_);
+    const index_t tiles = Kernel::tiles_of(n_, head, threads_);
+    const index_t league = impl::clamp_league(tiles, league_);
+    const Kernel f{data,           n_,
+                   head,           tiles,
+                   threads_,       partial_.data(),
+                   counter_.data(), result};
+    Kokkos::parallel_for(
+        label_,
+        Kokkos::TeamPolicy<ExecSpace>(exec_, static_cast<int>(league), config_.team_rows,
+                                      config_.vector),
+        f);
+  }
+
+  ExecSpace exec_;
+  ReduceOptions opts_;
+  index_t n_;
+  std::string label_;
+  backends::ReduceConfig config_{};
+  int threads_ = 1;
+  index_t league_ = 1;
+  Kokkos::View<typename Kernel::acc_type*, Mem> partial_;
+  Kokkos::View<unsigned, Mem> counter_;
+  Kokkos::View<result_type, Mem> result_;
+  Kokkos::View<result_type, Kokkos::HostSpace> host_result_;
+};
+
+template <class E, class V, class Op>
+ReducePlan(const E&, const V&, Op) -> ReducePlan<E, typename V::non_const_value_type, Op>;
+template <class E, class V, class Op>
+ReducePlan(const E&, const V&, Op, ReduceOptions)
+    -> ReducePlan<E, typename V::non_const_value_type, Op>;
+
+}  // namespace tilekit

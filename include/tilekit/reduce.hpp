@@ -1,0 +1,45 @@
+#pragma once
+// Reductions of a whole view: sum (plain or compensated), min, max, and the
+// index of the min or max, over int32, int64, float and double views of any
+// rank whose elements are contiguous in memory. docs/reduce.md has the details.
+//
+//   float s = tilekit::reduce(exec, v, tilekit::Sum{});   // returns on the host: waits
+//   tilekit::ReducePlan plan(exec, v, tilekit::MinLoc{}); // validate, size the workspace once
+//   plan.execute(v, r);   // r() = {value, index}: asynchronous on exec, no fence
+//
+// Asynchronous use goes through a plan because the plan owns the workspace the
+// kernel is still using after the call returns.
+//
+// Results: Sum gives sum_t<T> (int64 for integers: exact), CompensatedSum T,
+// Min/Max T, MinLoc/MaxLoc ValueIndex<T> (index in memory order, the smallest
+// index among equal values, -1 when empty). An empty view gives the operation's
+// identity (0, +inf / the largest integer for Min, ...). NaN propagates: a sum
+// with a NaN is NaN, and so are min and max (IEEE 754-2019 minimum/maximum).
+// Float sums accumulate in T in a fixed order (see ReducePlan::depth and
+// error_bound); the same n, alignment and launch shape give the same bits.
+//
+// The seed-004 ladder (six refinement steps of a parallel sum, and Kokkos'
+// parallel_reduce) is ReduceStepPlan, for teaching and measuring.
+#include <tilekit/impl/reduce_dispatch.hpp>
+#include <tilekit/impl/reduce_steps_dispatch.hpp>
+
+#include <string>
+
+namespace tilekit {
+
+/// The reduction of v by op, returned on the host (this waits for exec).
+template <class ExecSpace, class View, class Op>
+auto reduce(const ExecSpace& exec, const View& v, Op op, const ReduceOptions& opts = {}) {
+  return ReducePlan<ExecSpace, typename View::non_const_value_type, Op>(exec, v, op, opts)
+      .execute(v);
+}
+
+/// Same, with the kernel labelled `label` for Kokkos tools.
+template <class ExecSpace, class View, class Op>
+auto reduce(const std::string& label, const ExecSpace& exec, const View& v, Op op) {
+  ReduceOptions o;
+  o.label = label;
+  return reduce(exec, v, op, o);
+}
+
+}  // namespace tilekit

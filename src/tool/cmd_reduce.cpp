@@ -1,0 +1,235 @@
+// `tilekit reduce`: seed 004's table (every step of the ladder, with its time,
+// GB/s of bytes read, step and cumulative speedup), Kokkos' parallel_reduce,
+// the production reduce (every operation), and in CUDA builds CUB's sum, all
+// against the deep_copy of the same buffer measured in the same run.
+#include <tilekit/reduce.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "common.hpp"
+#include "subcommand.hpp"
+#include "timing.hpp"
+#include "vendor_reduce.hpp"
+
+namespace tilekit::tool {
+namespace {
+
+struct Options {
+  CommonOptions common;
+  std::vector<std::int64_t> n = {std::int64_t{1} << 26};
+  std::string variant = "all";
+  ReduceOptions shape;
+};
+
+const ReduceStep kLadder[] = {ReduceStep::naive,      ReduceStep::strided,
+                              ReduceStep::sequential, ReduceStep::first_add,
+                              ReduceStep::unroll_last, ReduceStep::multiple};
+const std::vector<std::string> kVariants = {
+    "copy",     "naive",  "strided", "sequential",      "first_add", "unroll_last",
+    "multiple", "kokkos", "cub",     "sum",             "sum_compensated",
+    "min",      "max",    "minloc",  "maxloc"};
+
+/// Exact facts of the tool's data (pattern(k) < 2^20, exact in every type).
+struct Reference {
+  std::int64_t sum = 0, imin = 0, imax = 0, min = 0, max = 0;
+};
+
+Reference reference(std::int64_t n) {
+  Reference r;
+  r.min = n ? pattern(0) : 0;
+  r.max = r.min;
+  for (std::int64_t k = 0; k < n; ++k) {
+    const std::int64_t x = pattern(k);
+    r.sum += x;
+    if (x < r.min) r.min = x, r.imin = k;
+    if (x > r.max) r.max = x, r.imax = k;
+  }
+  return r;
+}
+
+/// A sum within `bound` of the exact one (integers: equal).
+template <class R>
+bool sum_ok(R got, std::int64_t exact, double bound) {
+  if constexpr (std::is_integral_v<R>) return got == exact;
+  else return std::abs(static_cast<double>(got) - static_cast<double>(exact)) <= bound;
+}
+
+/// int64 is not among the common --dtype types; reduce accepts it too.
+template <class Fn>
+void for_each_reduce_dtype(const std::string& which, Fn&& fn) {
+  for (const auto& d : split_list(which == "all" ? "int32,int64,float,double" : which)) {
+    if (d == "int64") fn(std::int64_t{});
+    else for_each_dtype(d, fn);
+  }
+}
+
+template <class Exec, class T>
+bool run_case(const Options& o, const Exec& exec, std::int64_t n, double peak,
+              report::Report& rep) {
+  using Mem = typename Exec::memory_space;
+  using S = sum_t<T>;
+  Kokkos::View<T*, Mem> a(Kokkos::view_alloc(exec, "tilekit::tool::a"), n);
+  Kokkos::View<T*, Mem> b(Kokkos::view_alloc(exec, "tilekit::tool::b"), n);
+  fill_pattern(exec, a);
+  exec.fence();
+  const Reference ref = o.common.check ? reference(n) : Reference{};
+  const double sum_abs = static_cast<double>(ref.sum);  // the data are >= 0
+  const double read = static_cast<double>(n) * sizeof(T);
+
+  auto wanted = split_list(o.variant);
+  auto selected = [&](const std::string& v) {
+    return o.variant == "all" || std::find(wanted.begin(), wanted.end(), v) != wanted.end();
+  };
+  bool ok = true;
+  double copy_gbps = 0, naive_ms = 0, prev_ms = 0, cub_ms = 0;
+  auto add_row = [&](const std::string& variant, const report::Timing& t, double bytes,
+                     bool checked, bool good) -> report::Row& {
+    report::Row row;
+    row.op = "reduce";
+    row.variant = variant;
+    row.space = Exec::name();
+    row.shape = {n};
+    row.dtype = std::string(dtype_name<T>());
+    row.ms = t.median_ms;
+    row.bytes = bytes;
+    row.verified = checked && good;
+    report::finish_row(row, copy_gbps, peak);
+    if (checked && !good) row.extra["error"] = "WRONG RESULT";
+    ok = ok && (!checked || good);
+    rep.rows.push_back(row);
+    return rep.rows.back();
+  };
+  auto fetch = [&](const auto& view) {
+    exec.fence();
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
+    return h();
+  };
+  auto timed = [&](auto&& fn) { return report::time_median(exec, o.common.reps, fn); };
+
+  // The baseline: deep_copy of the same n elements (bytes read + written).
+  {
+    auto t = timed([&] { Kokkos::deep_copy(exec, b, a); });
+    add_row("copy", t, 2 * read, false, false);
+    copy_gbps = rep.rows.back().gbps;
+  }
+
+  Kokkos::View<S, Mem> rs("tilekit::tool::sum");
+  // The ladder: step speedup over the previous rung, cumulative over naive.
+  for (auto step : kLadder) {
+    const std::string name(to_string(step));
+    if (!selected(name)) continue;
+    ReduceStepPlan plan(exec, a, step, o.shape);
+    Kokkos::deep_copy(exec, rs, S(-7));
+    plan.execute(a, rs);
+    const bool good = !o.common.check || sum_ok(fetch(rs), ref.sum, plan.error_bound(sum_abs));
+    auto& row = add_row(name, timed([&] { plan.execute(a, rs); }), read, o.common.check, good);
+    if (naive_ms > 0) row.speedup = naive_ms / row.ms;
+    if (prev_ms > 0) row.extra["step_speedup"] = prev_ms / row.ms;
+    if (step == ReduceStep::naive) naive_ms = row.ms;
+    prev_ms = row.ms;
+  }
+  if (selected("kokkos")) {
+    ReduceStepPlan plan(exec, a, ReduceStep::kokkos, o.shape);
+    Kokkos::deep_copy(exec, rs, S(-7));
+    plan.execute(a, rs);
+    const bool good = !o.common.check || sum_ok(fetch(rs), ref.sum, plan.error_bound(sum_abs));
+    auto& row = add_row("kokkos", timed([&] { plan.execute(a, rs); }), read, o.common.check, good);
+    if (naive_ms > 0) row.speedup = naive_ms / row.ms;
+  }
+#if defined(TILEKIT_HAVE_CUB)
+  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
+    if (selected("cub")) {
+      vendor::CubSum<T, S> cub(exec, n);
+      Kokkos::deep_copy(exec, rs, S(-7));
+      cub(a.data(), rs.data());
+      // CUB documents no order: any order's bound, (n - 1) u sum|x|.
+      const double u = std::is_floating_point_v<T> ? std::numeric_limits<S>::epsilon() / 2 : 0;
+      const bool good = !o.common.check || sum_ok(fetch(rs), ref.sum, n * u * sum_abs);
+      auto& row =
+          add_row("cub", timed([&] { cub(a.data(), rs.data()); }), read, o.common.check, good);
+      if (naive_ms > 0) row.speedup = naive_ms / row.ms;
+      cub_ms = row.ms;
+    }
+  }
+#endif
+
+  // The production reduce, every operation.
+  auto production = [&](auto op, auto&& good_of) {
+    using Op = decltype(op);
+    const std::string name(op_name<Op>());
+    if (!selected(name)) return;
+    ReducePlan plan(exec, a, op, o.shape);
+    using R = typename decltype(plan)::result_type;
+    Kokkos::View<R, Mem> r("tilekit::tool::result");
+    plan.execute(a, r);
+    const bool good = !o.common.check || good_of(fetch(r), plan);
+    auto& row = add_row(name, timed([&] { plan.execute(a, r); }), read, o.common.check, good);
+    if constexpr (std::is_same_v<Op, Sum>) {
+      if (naive_ms > 0) row.speedup = naive_ms / row.ms;
+      if (prev_ms > 0 && selected("multiple")) row.extra["step_speedup"] = prev_ms / row.ms;
+      if (cub_ms > 0) row.extra["pct_cub"] = 100.0 * cub_ms / row.ms;
+    }
+  };
+  production(Sum{}, [&](S got, const auto& plan) {
+    return sum_ok(got, ref.sum, plan.error_bound(sum_abs));
+  });
+  if constexpr (std::is_floating_point_v<T>) {
+    production(CompensatedSum{}, [&](T got, const auto& plan) {
+      return sum_ok(got, ref.sum, plan.error_bound(sum_abs, sum_abs));
+    });
+  }
+  production(Min{}, [&](T got, const auto&) { return got == static_cast<T>(ref.min); });
+  production(Max{}, [&](T got, const auto&) { return got == static_cast<T>(ref.max); });
+  production(MinLoc{}, [&](ValueIndex<T> got, const auto&) {
+    return got.value == static_cast<T>(ref.min) && got.index == (n ? ref.imin : -1);
+  });
+  production(MaxLoc{}, [&](ValueIndex<T> got, const auto&) {
+    return got.value == static_cast<T>(ref.max) && got.index == (n ? ref.imax : -1);
+  });
+  return ok;
+}
+
+Runner setup(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  add_common_options(app, o->common);
+  app.add_option("--n", o->n, "elements (a comma-separated list runs each size)")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  app.add_option("--variant", o->variant,
+                 "all, or a comma-separated list of: naive strided sequential first_add "
+                 "unroll_last multiple kokkos cub sum sum_compensated min max minloc maxloc")
+      ->capture_default_str();
+  app.add_option("--team-rows", o->shape.team_rows, "team size (default: the backend's)");
+  app.add_option("--vector", o->shape.vector, "vector length (default: the backend's)");
+  app.add_option("--teams", o->shape.teams, "most teams of the production reduce and step 6");
+  app.add_option("--block", o->shape.block, "ladder: work items per team (a power of two)");
+  app.add_option("--warp", o->shape.warp, "ladder: width of the unrolled last level");
+  return [o]() -> int {
+    for (const auto& v : split_list(o->variant))
+      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
+        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+    report::Report rep;
+    bool ok = true;
+    for_each_space(o->common.space, [&](auto exec) {
+      auto hw = hardware_info(exec);
+      rep.devices.push_back(hw);
+      for_each_reduce_dtype(o->common.dtype, [&](auto tag) {
+        for (const std::int64_t n : o->n)
+          ok = run_case<decltype(exec), decltype(tag)>(*o, exec, n, hw.peak_gbps, rep) && ok;
+      });
+    });
+    return finish(o->common, rep, ok);
+  };
+}
+
+}  // namespace
+
+TILEKIT_SUBCOMMAND(reduce,
+                   "parallel reductions: seed 004's six steps, Kokkos, CUB and the production "
+                   "reduce vs the copy baseline",
+                   setup);
+
+}  // namespace tilekit::tool

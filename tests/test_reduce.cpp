@@ -1,0 +1,416 @@
+// Reductions: the production reduce (every operation) and every step of the
+// seed-004 ladder against host references, at sizes 0, 1, 2^k - 1, 2^k,
+// 2^k + 1, primes and 2^26; any rank, layout and alignment; NaN and infinity;
+// launch-shape overrides (several teams on every space); every error case.
+#include <tilekit/reduce.hpp>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "test_helpers.hpp"
+
+namespace {
+using namespace tilekit::test;
+using tilekit::ReduceStep;
+using tilekit::ValueIndex;
+using i64 = std::int64_t;
+
+const ReduceStep kSteps[] = {ReduceStep::naive,     ReduceStep::strided,
+                             ReduceStep::sequential, ReduceStep::first_add,
+                             ReduceStep::unroll_last, ReduceStep::multiple,
+                             ReduceStep::kokkos};
+
+/// Small signed values (-8 .. 7): every partial sum of up to 2^21 of them is an
+/// integer below 2^24, so float and double sums are exact in any order, and
+/// values repeat, so minloc/maxloc must report the first occurrence.
+inline i64 small_value(i64 k) { return value_of(k) % 16 - 8; }
+
+template <class T>
+struct Reference {
+  i64 sum = 0;
+  T min = std::numeric_limits<T>::max(), max = std::numeric_limits<T>::lowest();
+  i64 imin = -1, imax = -1;
+};
+
+template <class T>
+Reference<T> reference(const T* h, i64 n) {
+  Reference<T> r;
+  for (i64 i = 0; i < n; ++i) {
+    r.sum += static_cast<i64>(h[i]);
+    if (r.imin < 0 || h[i] < r.min) r.min = h[i], r.imin = i;
+    if (r.imax < 0 || h[i] > r.max) r.max = h[i], r.imax = i;
+  }
+  return r;
+}
+
+template <class T>
+T min_identity() {
+  return std::is_floating_point_v<T> ? std::numeric_limits<T>::infinity()
+                                     : std::numeric_limits<T>::max();
+}
+template <class T>
+T max_identity() {
+  return std::is_floating_point_v<T> ? -std::numeric_limits<T>::infinity()
+                                     : std::numeric_limits<T>::lowest();
+}
+
+template <class E, class T>
+Kokkos::View<T*, typename E::memory_space> make_data(i64 n, i64 (*f)(i64),
+                                                     std::vector<T>& host) {
+  Kokkos::View<T*, typename E::memory_space> v("data", n);
+  host.resize(static_cast<std::size_t>(n));
+  for (i64 i = 0; i < n; ++i) host[i] = static_cast<T>(f(i));
+  Kokkos::deep_copy(v, Kokkos::View<const T*, Kokkos::HostSpace>(host.data(), n));
+  return v;
+}
+
+/// Runs op through a plan into a poisoned result view (asynchronous form) and
+/// through tilekit::reduce (returning form); both must give the same value.
+template <class E, class Op, class View>
+auto run_both(const View& v, Op op, const tilekit::ReduceOptions& o = {}) {
+  E exec;
+  tilekit::ReducePlan plan(exec, v, op, o);
+  using R = typename decltype(plan)::result_type;
+  Kokkos::View<R, typename E::memory_space> r("r");
+  plan.execute(v, r);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r);
+  const R direct = tilekit::reduce(exec, v, op, o);
+  if constexpr (std::is_same_v<R, ValueIndex<typename View::non_const_value_type>>) {
+    EXPECT_EQ(h().index, direct.index);
+    EXPECT_TRUE(h().value == direct.value || (h().value != h().value && direct.value != direct.value));
+  } else {
+    EXPECT_TRUE(h() == direct || (h() != h() && direct != direct));
+  }
+  return direct;
+}
+
+/// Every operation on v against the reference of its host copy (exact data).
+template <class E, class T, class View>
+void check_all_ops(const View& v, const Reference<T>& ref, i64 n,
+                   const tilekit::ReduceOptions& o = {}) {
+  const std::string at = "n = " + std::to_string(n);
+  EXPECT_EQ(run_both<E>(v, tilekit::Sum{}, o), static_cast<tilekit::sum_t<T>>(ref.sum)) << at;
+  if constexpr (std::is_floating_point_v<T>) {
+    EXPECT_EQ(run_both<E>(v, tilekit::CompensatedSum{}, o), static_cast<T>(ref.sum)) << at;
+  }
+  EXPECT_EQ(run_both<E>(v, tilekit::Min{}, o), n ? ref.min : min_identity<T>()) << at;
+  EXPECT_EQ(run_both<E>(v, tilekit::Max{}, o), n ? ref.max : max_identity<T>()) << at;
+  const auto mn = run_both<E>(v, tilekit::MinLoc{}, o);
+  EXPECT_EQ(mn.index, ref.imin) << at;
+  EXPECT_EQ(mn.value, n ? ref.min : min_identity<T>()) << at;
+  const auto mx = run_both<E>(v, tilekit::MaxLoc{}, o);
+  EXPECT_EQ(mx.index, ref.imax) << at;
+  EXPECT_EQ(mx.value, n ? ref.max : max_identity<T>()) << at;
+}
+
+/// Every ladder step's sum of v, exactly.
+template <class E, class T, class View>
+void check_steps(const View& v, i64 expected, const tilekit::ReduceOptions& o = {}) {
+  E exec;
+  for (auto s : kSteps) {
+    tilekit::ReduceStepPlan plan(exec, v, s, o);
+    EXPECT_EQ(plan.execute(v), static_cast<tilekit::sum_t<T>>(expected))
+        << "n = " << v.size() << " step " << tilekit::to_string(s);
+  }
+}
+
+const std::vector<i64> kSizes = {0,    1,    2,    3,    5,     7,     8,       9,
+                                 31,   32,   33,   127,  128,   129,   255,     256,
+                                 257,  1023, 1024, 1025, 4095,  4096,  4097,    8191,
+                                 8192, 8193, 1009, 7919, 65521, 65536, 65537,   104729,
+                                 (1 << 20) - 1, 1 << 20, (1 << 20) + 1};
+
+template <class C>
+class Reduce : public ::testing::Test {};
+using AllTypes = Cases<std::int32_t, std::int64_t, float, double>;
+TYPED_TEST_SUITE(Reduce, AllTypes, CaseNames);
+
+TYPED_TEST(Reduce, EveryOperationEverySize) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  std::vector<T> h;
+  for (i64 n : kSizes) {
+    auto v = make_data<E, T>(n, small_value, h);
+    check_all_ops<E, T>(v, reference(h.data(), n), n);
+  }
+}
+
+TYPED_TEST(Reduce, EveryStepEverySize) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  std::vector<T> h;
+  for (i64 n : kSizes) {
+    auto v = make_data<E, T>(n, small_value, h);
+    check_steps<E, T>(v, reference(h.data(), n).sum);
+  }
+}
+
+TYPED_TEST(Reduce, EveryAlignment) {
+  // Views starting 0..7 elements into an allocation: the production kernel's
+  // unaligned head and every split between head, whole tiles and tail.
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using U = Kokkos::View<T*, typename E::memory_space, Kokkos::MemoryUnmanaged>;
+  std::vector<T> h;
+  for (i64 n : {1, 5, 37, 4099, 100003}) {
+    auto buf = make_data<E, T>(n + 8, small_value, h);
+    for (i64 off = 0; off < 8; ++off) {
+      U v(buf.data() + off, n);
+      check_all_ops<E, T>(v, reference(h.data() + off, n), n);
+    }
+  }
+}
+
+TYPED_TEST(Reduce, AnyRankAndLayout) {
+  // The index of minloc/maxloc is the offset in memory order.
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using Mem = typename E::memory_space;
+  std::vector<T> h;
+  auto flat = make_data<E, T>(5 * 6 * 7, small_value, h);
+  const auto ref = reference(h.data(), 5 * 6 * 7);
+  Kokkos::View<T***, Kokkos::LayoutRight, Mem, Kokkos::MemoryUnmanaged> r3(flat.data(), 5, 6, 7);
+  Kokkos::View<T**, Kokkos::LayoutLeft, Mem, Kokkos::MemoryUnmanaged> l2(flat.data(), 35, 6);
+  Kokkos::View<T**, Kokkos::LayoutRight, Mem, Kokkos::MemoryUnmanaged> row(flat.data(), 1, 210),
+      col(flat.data(), 210, 1);
+  check_all_ops<E, T>(r3, ref, 210);
+  check_all_ops<E, T>(l2, ref, 210);
+  check_all_ops<E, T>(row, ref, 210);
+  check_all_ops<E, T>(col, ref, 210);
+  // A LayoutStride view without gaps (rows 2..4 of a row-major matrix).
+  Kokkos::View<T**, Kokkos::LayoutRight, Mem, Kokkos::MemoryUnmanaged> m(flat.data(), 30, 7);
+  auto rows = Kokkos::subview(m, Kokkos::pair<int, int>(2, 5), Kokkos::ALL);
+  check_all_ops<E, T>(rows, reference(h.data() + 14, 21), 21);
+  check_steps<E, T>(rows, reference(h.data() + 14, 21).sum);
+}
+
+TYPED_TEST(Reduce, LaunchShapeOverrides) {
+  // Several teams on every space (so the last-team join runs on Serial too),
+  // one-item teams, and small ladder blocks.
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  std::vector<T> h;
+  for (i64 n : {0, 1, 1000, 65537, 300007}) {
+    auto v = make_data<E, T>(n, small_value, h);
+    const auto ref = reference(h.data(), n);
+    for (int teams : {1, 2, 3, 7, 64}) {
+      tilekit::ReduceOptions o;
+      o.teams = teams;
+      o.team_rows = 1;
+      o.vector = 1;
+      check_all_ops<E, T>(v, ref, n, o);
+    }
+    for (auto [block, warp] : {std::pair{2, 1}, {8, 4}, {64, 8}, {512, 32}}) {
+      tilekit::ReduceOptions o;
+      o.block = block;
+      o.warp = warp;
+      o.teams = 5;
+      o.team_rows = 1;
+      o.vector = 1;
+      check_steps<E, T>(v, ref.sum, o);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ 2^26
+template <class C>
+class ReduceSeedSize : public ::testing::Test {};
+using SeedTypes = Cases<std::int32_t, float>;
+TYPED_TEST_SUITE(ReduceSeedSize, SeedTypes, CaseNames);
+
+TYPED_TEST(ReduceSeedSize, SumsOfTwoToThe26) {
+  // int32: dense values up to 2^20 (exact int64 sums). float: 0 or +-1 on every
+  // 8th element, so every partial sum stays an integer below 2^24 (exact).
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  const i64 n = i64(1) << 26;
+  auto f = std::is_integral_v<T> ? +[](i64 k) { return value_of(k); }
+                                 : +[](i64 k) { return k % 8 ? i64(0) : value_of(k) % 3 - 1; };
+  std::vector<T> h;
+  auto v = make_data<E, T>(n, f, h);
+  const auto ref = reference(h.data(), n);
+  E exec;
+  EXPECT_EQ(tilekit::reduce(exec, v, tilekit::Sum{}), static_cast<tilekit::sum_t<T>>(ref.sum));
+  const auto mx = tilekit::reduce(exec, v, tilekit::MaxLoc{});
+  EXPECT_EQ(mx.index, ref.imax);
+  EXPECT_EQ(mx.value, ref.max);
+  if constexpr (std::is_floating_point_v<T>) {
+    EXPECT_EQ(tilekit::reduce(exec, v, tilekit::CompensatedSum{}), static_cast<T>(ref.sum));
+  }
+  check_steps<E, T>(v, ref.sum);
+}
+
+// ------------------------------------------------------------------ floats
+template <class C>
+class ReduceFloat : public ::testing::Test {};
+using FloatTypes = Cases<float, double>;
+TYPED_TEST_SUITE(ReduceFloat, FloatTypes, CaseNames);
+
+TYPED_TEST(ReduceFloat, WithinTheStatedBound) {
+  // Dense values up to 2^20: float sums round, double sums stay exact. The
+  // plans state |result - exact| <= error_bound(sum |x|, |sum x|).
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  E exec;
+  std::vector<T> h;
+  for (i64 n : {(i64(1) << 20) + 3, i64(3000017)}) {
+    auto v = make_data<E, T>(n, value_of, h);
+    const double exact = static_cast<double>(reference(h.data(), n).sum);  // < 2^53
+    tilekit::ReducePlan plan(exec, v, tilekit::Sum{});
+    const double got = plan.execute(v);
+    EXPECT_LE(std::abs(got - exact), plan.error_bound(exact)) << "n = " << n;
+    if constexpr (std::is_same_v<T, double>) {
+      EXPECT_EQ(got, exact);
+    }
+    for (auto s : kSteps) {
+      tilekit::ReduceStepPlan sp(exec, v, s);
+      EXPECT_LE(std::abs(static_cast<double>(sp.execute(v)) - exact), sp.error_bound(exact))
+          << "n = " << n << " step " << tilekit::to_string(s);
+    }
+  }
+  // 0.1 repeated: plain sums drift, the compensated sum must stay within its bound.
+  for (i64 n : {i64(1) << 20, i64(3000017)}) {
+    Kokkos::View<T*, typename E::memory_space> v("tenths", n);
+    Kokkos::deep_copy(v, T(0.1));
+    const long double exact = static_cast<long double>(T(0.1)) * n;
+    tilekit::ReducePlan plan(exec, v, tilekit::CompensatedSum{});
+    const long double got = plan.execute(v);
+    const double bound = plan.error_bound(static_cast<double>(exact), static_cast<double>(exact));
+    EXPECT_LE(std::abs(got - exact), bound) << "n = " << n;
+    EXPECT_LT(bound, 1e-3 * static_cast<double>(exact));  // the bound says something
+  }
+}
+
+TYPED_TEST(ReduceFloat, NanAndInfinityPropagate) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
+  E exec;
+  std::vector<T> h;
+  for (i64 n : {1, 2, 37, 70001}) {
+    for (i64 first : {i64(0), n / 2, n - 1}) {
+      auto v = make_data<E, T>(n, small_value, h);
+      auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+      hv(first) = nan;
+      if (first + 3 < n) hv(first + 3) = nan;  // a later NaN must not win
+      Kokkos::deep_copy(v, hv);
+      const std::string at = "n = " + std::to_string(n) + ", NaN at " + std::to_string(first);
+      EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::Sum{}))) << at;
+      EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::CompensatedSum{}))) << at;
+      EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::Min{}))) << at;
+      EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::Max{}))) << at;
+      const auto mn = tilekit::reduce(exec, v, tilekit::MinLoc{});
+      const auto mx = tilekit::reduce(exec, v, tilekit::MaxLoc{});
+      EXPECT_TRUE(std::isnan(mn.value) && std::isnan(mx.value)) << at;
+      EXPECT_EQ(mn.index, first) << at;
+      EXPECT_EQ(mx.index, first) << at;
+      for (auto s : kSteps) {
+        tilekit::ReduceStepPlan sp(exec, v, s);
+        EXPECT_TRUE(std::isnan(sp.execute(v))) << at << " step " << tilekit::to_string(s);
+      }
+      // Infinities: +inf alone gives +inf (also compensated); with -inf, NaN.
+      hv(first) = inf;
+      if (first + 3 < n) hv(first + 3) = 1;
+      Kokkos::deep_copy(v, hv);
+      EXPECT_EQ(tilekit::reduce(exec, v, tilekit::Sum{}), inf) << at;
+      EXPECT_EQ(tilekit::reduce(exec, v, tilekit::CompensatedSum{}), inf) << at;
+      EXPECT_EQ(tilekit::reduce(exec, v, tilekit::MaxLoc{}).index, first) << at;
+      if (n > 1) {
+        hv((first + 1) % n) = -inf;
+        Kokkos::deep_copy(v, hv);
+        EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::Sum{}))) << at;
+        EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::CompensatedSum{}))) << at;
+        EXPECT_EQ(tilekit::reduce(exec, v, tilekit::Min{}), -inf) << at;
+        EXPECT_EQ(tilekit::reduce(exec, v, tilekit::MinLoc{}).index, (first + 1) % n) << at;
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------ errors
+template <class C>
+class ReduceErrors : public ::testing::Test {};
+using FloatOnly = Cases<float>;
+TYPED_TEST_SUITE(ReduceErrors, FloatOnly, CaseNames);
+
+TYPED_TEST(ReduceErrors, RejectedBeforeAnythingIsWritten) {
+  using E = typename TypeParam::exec;
+  using Mem = typename E::memory_space;
+  E exec;
+  Kokkos::View<float**, Kokkos::LayoutRight, Mem> m("m", 20, 30);
+  Kokkos::deep_copy(m, 1.0f);
+  Kokkos::View<float, Mem> r("r");
+  Kokkos::View<tilekit::ValueIndex<float>, Mem> rl("rl");
+  auto poisoned = [&] {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r);
+    auto hl = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rl);
+    return h() == poison<float>() && hl().index == -7;
+  };
+  Kokkos::deep_copy(r, poison<float>());
+  Kokkos::deep_copy(rl, tilekit::ValueIndex<float>{0, -7});
+  // A column block of a row-major matrix is not contiguous.
+  auto cols = Kokkos::subview(m, Kokkos::ALL, Kokkos::pair<int, int>(0, 3));
+  EXPECT_THROW(tilekit::reduce(exec, cols, tilekit::Sum{}), tilekit::invalid_argument);
+  EXPECT_THROW(tilekit::ReducePlan(exec, cols, tilekit::MinLoc{}), tilekit::invalid_argument);
+  EXPECT_THROW(tilekit::ReduceStepPlan(exec, cols, ReduceStep::naive), tilekit::invalid_argument);
+  try {
+    tilekit::reduce(exec, cols, tilekit::Max{});
+    FAIL() << "no exception";
+  } catch (const tilekit::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("tilekit::reduce"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(20, 3)"), std::string::npos) << e.what();
+  }
+  // A plan given a view of another size, or a non-contiguous one of the same size.
+  Kokkos::View<float*, Mem> a("a", 60), b("b", 61);
+  tilekit::ReducePlan plan(exec, a, tilekit::Sum{});
+  tilekit::ReducePlan lplan(exec, a, tilekit::MinLoc{});
+  tilekit::ReduceStepPlan splan(exec, a, ReduceStep::multiple);
+  EXPECT_THROW(plan.execute(b, r), tilekit::invalid_argument);
+  EXPECT_THROW(lplan.execute(b, rl), tilekit::invalid_argument);
+  EXPECT_THROW(splan.execute(b), tilekit::invalid_argument);
+  auto strided = Kokkos::subview(m, Kokkos::pair<int, int>(0, 20), Kokkos::pair<int, int>(0, 3));
+  EXPECT_THROW(plan.execute(strided, r), tilekit::invalid_argument);
+  EXPECT_TRUE(poisoned());
+  // Launch shapes the space cannot run, and ladder blocks it does not define.
+  tilekit::ReduceOptions huge;
+  huge.team_rows = 1 << 20;
+  EXPECT_THROW(tilekit::ReducePlan(exec, a, tilekit::Sum{}, huge), tilekit::invalid_argument);
+  EXPECT_THROW(tilekit::ReduceStepPlan(exec, a, ReduceStep::naive, huge),
+               tilekit::invalid_argument);
+  tilekit::ReduceOptions odd;
+  odd.block = 96;
+  EXPECT_THROW(tilekit::ReduceStepPlan(exec, a, ReduceStep::sequential, odd),
+               tilekit::invalid_argument);
+  tilekit::ReduceOptions narrow;
+  narrow.block = 32;
+  narrow.warp = 32;
+  EXPECT_NO_THROW(tilekit::ReduceStepPlan(exec, a, ReduceStep::first_add, narrow));
+  EXPECT_THROW(tilekit::ReduceStepPlan(exec, a, ReduceStep::unroll_last, narrow),
+               tilekit::invalid_argument);
+  tilekit::ReduceOptions negative;
+  negative.teams = -1;
+  EXPECT_THROW(tilekit::ReducePlan(exec, a, tilekit::Sum{}, negative), tilekit::invalid_argument);
+  EXPECT_TRUE(poisoned());
+}
+
+TYPED_TEST(ReduceErrors, PlanReusedAcrossViews) {
+  using E = typename TypeParam::exec;
+  using Mem = typename E::memory_space;
+  E exec;
+  Kokkos::View<float*, Mem> a("a", 100003), b("b", 100003);
+  Kokkos::deep_copy(a, 1.0f);
+  Kokkos::deep_copy(b, 2.0f);
+  tilekit::ReducePlan plan(exec, a, tilekit::Sum{});
+  Kokkos::View<float, Mem> ra("ra"), rb("rb");
+  for (int rep = 0; rep < 3; ++rep) {  // the ticket resets itself between launches
+    plan.execute(a, ra);
+    plan.execute(b, rb);
+    auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ra);
+    auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rb);
+    EXPECT_EQ(ha(), 100003.0f);
+    EXPECT_EQ(hb(), 200006.0f);
+  }
+}
+
+}  // namespace
