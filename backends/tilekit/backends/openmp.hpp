@@ -23,8 +23,9 @@ struct Traits<Kokkos::OpenMP> {
   /// tiles are large (staging is amortised) and live in level-1 scratch.
   static constexpr CmmShape cmm_shape(std::size_t elem_bytes, bool register_blocked) {
     const int k = elem_bytes >= 8 ? 32 : 64;
-    return register_blocked ? CmmShape{32, 16, 4, 8, k, 0, 4, 1, 1, 0}
-                            : CmmShape{32, 32, 1, 1, k, 0, 4, 1, 1, 0};
+    if (!register_blocked) return {32, 32, 1, 1, k, 0, 4, 1, 1, 0};
+    return elem_bytes >= 8 ? CmmShape{32, 32, 4, 4, k, 0, 4, 1, 1, 0}
+                           : CmmShape{32, 16, 4, 8, k, 0, 4, 1, 1, 0};
   }
   /// reduce: one team per thread, each reading its share as 32-byte loads, four
   /// in flight; the ladder's 256-item block and 32-wide "warp" are loops.
