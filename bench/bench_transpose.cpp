@@ -28,6 +28,8 @@ void register_size(const char* dtype, std::int64_t n) {
                              std::to_string(n);
   // One allocation per (space, type, size), shared by its benchmarks.
   auto buf = std::make_shared<std::unique_ptr<Buffers<Exec, T>>>();
+  // Views must be gone before Kokkos::finalize, also when a filter skips "release".
+  Kokkos::push_finalize_hook([buf] { buf->reset(); });
   auto get = [buf, n]() -> Buffers<Exec, T>& {
     if (!*buf) *buf = std::make_unique<Buffers<Exec, T>>(n);
     return **buf;
