@@ -1,6 +1,8 @@
 #pragma once
 // Umbrella header: every tilekit algorithm family.
+#include <tilekit/cmm.hpp>
 #include <tilekit/config.hpp>
 #include <tilekit/errors.hpp>
 #include <tilekit/hardware.hpp>
+#include <tilekit/reduce.hpp>
 #include <tilekit/transpose.hpp>
