@@ -4,5 +4,6 @@
 #include <tilekit/config.hpp>
 #include <tilekit/errors.hpp>
 #include <tilekit/hardware.hpp>
+#include <tilekit/permute.hpp>
 #include <tilekit/reduce.hpp>
 #include <tilekit/transpose.hpp>

@@ -1,0 +1,369 @@
+#pragma once
+// The permute plan: validates the views and the permutation once, maps a
+// LayoutLeft problem onto the row-major kernels, fuses dimensions, picks the
+// method and its launch shape from the backend traits, checks the shape
+// against the space's limits, prepares the tiled kernel's tables, and then
+// launches one labelled kernel per execute() on the caller's space.
+#include <tilekit/backends/traits.hpp>
+#include <tilekit/errors.hpp>
+#include <tilekit/impl/permute3d_kernels.hpp>
+#include <tilekit/impl/permute_kernels.hpp>
+#include <tilekit/impl/transpose_dispatch.hpp>  // impl::team_policy, impl::is_left_v
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace tilekit {
+
+/// `fused` is the library's method (fusion, then copy, rows or tiled); `naive`
+/// works for any rank; the others are seed 003's rank-3 kernels.
+enum class PermuteVariant {
+  fused,
+  naive,
+  simple,
+  simple_templated,
+  shared,
+  shared_templated,
+  shared_bank_free
+};
+inline constexpr PermuteVariant permute_variants[] = {
+    PermuteVariant::fused,  PermuteVariant::naive,           PermuteVariant::simple,
+    PermuteVariant::simple_templated, PermuteVariant::shared, PermuteVariant::shared_templated,
+    PermuteVariant::shared_bank_free};
+
+/// What a plan launches.
+enum class PermuteMethod { none, copy, rows, tiled, naive, simple, shared };
+
+constexpr std::string_view to_string(PermuteVariant v) {
+  switch (v) {
+    case PermuteVariant::fused: return "fused";
+    case PermuteVariant::naive: return "naive";
+    case PermuteVariant::simple: return "simple";
+    case PermuteVariant::simple_templated: return "simple_templated";
+    case PermuteVariant::shared: return "shared";
+    case PermuteVariant::shared_templated: return "shared_templated";
+    case PermuteVariant::shared_bank_free: return "shared_bank_free";
+  }
+  return "?";
+}
+constexpr std::string_view to_string(PermuteMethod m) {
+  switch (m) {
+    case PermuteMethod::none: return "none";
+    case PermuteMethod::copy: return "copy";
+    case PermuteMethod::rows: return "rows";
+    case PermuteMethod::tiled: return "tiled";
+    case PermuteMethod::naive: return "naive";
+    case PermuteMethod::simple: return "simple";
+    case PermuteMethod::shared: return "shared";
+  }
+  return "?";
+}
+/// True for the variants that need rank-3 views.
+constexpr bool is_rank3_variant(PermuteVariant v) {
+  return v != PermuteVariant::fused && v != PermuteVariant::naive;
+}
+
+/// Launch-shape overrides; 0 (or -1 for pad) keeps the backend default.
+struct PermuteOptions {
+  int tile = 0;       ///< tile edge: run length of the tiled kernel, piece width of the rows kernel
+  int team_rows = 0;  ///< team size
+  int vector = 0;     ///< vector length
+  int pad = -1;       ///< scratch row padding of the tiled kernel
+  std::string label = "tilekit::permute";  ///< prefix of the kernel labels
+};
+
+/// out = alpha * permute(in, perm) + beta * out, out.extent(i) == in.extent(perm[i]).
+/// Validates and prepares once; execute() re-checks the views it is given.
+template <class ExecSpace, class T>
+class PermutePlan {
+ public:
+  using value_type = T;
+  using index_t = impl::index_t;
+
+  template <class InView, class OutView>
+  PermutePlan(const ExecSpace& exec, const InView& in, const OutView& out,
+              const std::vector<int>& perm, PermuteVariant variant = PermuteVariant::fused,
+              PermuteOptions opts = {})
+      : exec_(exec), variant_(variant), opts_(std::move(opts)), rank_(InView::rank()),
+        perm_(perm), left_(impl::is_left_v<InView>) {
+    impl::check_permutation(where(), perm_, rank_);
+    for (int d = 0; d < rank_; ++d) extents_.push_back(static_cast<index_t>(in.extent(d)));
+    check(in, out);
+    shape_ = impl::row_major_shape(extents_, perm_, left_);
+    fused_ = impl::fuse(shape_);
+    if (is_rank3_variant(variant_) && rank_ != 3)
+      detail::fail(where(), "variant " + std::string(to_string(variant_)) +
+                                " needs rank-3 views, got extents " + detail::extents_string(in));
+    resolve_config();
+    prepare();
+  }
+
+  template <class InView, class OutView>
+  void execute(const InView& in, const OutView& out, const T& alpha = T(1),
+               const T& beta = T(0)) const {
+    check(in, out);
+    launch(in.data(), out.data(), alpha, beta);
+  }
+
+  PermuteVariant variant() const { return variant_; }
+  PermuteMethod method() const { return method_; }
+  /// The row-major problem the kernels see (LayoutLeft mapped), before fusion.
+  const impl::PermuteShape& shape() const { return shape_; }
+  /// After fusion: what the fused variant moves.
+  const impl::PermuteShape& fused_shape() const { return fused_; }
+  const backends::TileConfig& config() const { return config_; }
+
+ private:
+  using Mem = typename ExecSpace::memory_space;
+  static constexpr int K = backends::Traits<ExecSpace>::loads_in_flight;
+  /// Staging registers per work item: the backend's count of 8-byte ones, so
+  /// a 16-byte element gets half as many.
+  static constexpr int N = std::max<int>(
+      1, backends::Traits<ExecSpace>::stage_registers * 8 / std::max<int>(8, sizeof(T)));
+
+  const std::string& where() const { return opts_.label; }
+
+  template <class InView, class OutView>
+  void check(const InView& in, const OutView& out) const {
+    static_assert(InView::rank() >= 1 && InView::rank() <= impl::permute_max_rank,
+                  "tilekit::permute: views must have rank 1 to 8");
+    static_assert(InView::rank() == OutView::rank(),
+                  "tilekit::permute: input and output must have the same rank");
+    static_assert(std::is_same_v<typename OutView::value_type, T> &&
+                      std::is_same_v<typename InView::non_const_value_type, T>,
+                  "tilekit::permute: input and output value types differ from the plan's");
+    static_assert(std::is_same_v<typename InView::array_layout, typename OutView::array_layout>,
+                  "tilekit::permute: input and output must have the same layout");
+    detail::require_accessible<ExecSpace, InView>();
+    detail::require_accessible<ExecSpace, OutView>();
+    const std::string& w = where();
+    if (static_cast<int>(InView::rank()) != rank_ || impl::is_left_v<InView> != left_)
+      detail::fail(w, "views of rank " + std::to_string(InView::rank()) +
+                          " and another layout than the planned rank " + std::to_string(rank_));
+    bool in_ok = true, out_ok = true;
+    for (int d = 0; d < rank_; ++d) {
+      in_ok = in_ok && static_cast<index_t>(in.extent(d)) == extents_[d];
+      out_ok = out_ok && static_cast<index_t>(out.extent(d)) == extents_[perm_[d]];
+    }
+    if (!in_ok)
+      detail::fail(w, "input extents " + detail::extents_string(in) + " differ from the planned (" +
+                          impl::join(extents_, rank_) + ")");
+    if (!out_ok) {
+      std::vector<index_t> want(rank_);
+      for (int d = 0; d < rank_; ++d) want[d] = extents_[perm_[d]];
+      detail::fail(w, "output extents " + detail::extents_string(out) +
+                          " must be the input extents (" + impl::join(extents_, rank_) +
+                          ") permuted by [" + impl::join(perm_, rank_) + "], (" +
+                          impl::join(want, rank_) + ")");
+    }
+    detail::require_contiguous(w, "input", in);
+    detail::require_contiguous(w, "output", out);
+    detail::require_disjoint(w, in, out);
+    index_t n = 1;
+    for (int d = 0; d < rank_; ++d) n = detail::checked_mul(w, n, extents_[d]);
+  }
+
+  void resolve_config() {
+    config_ = backends::Traits<ExecSpace>::permute_tile(sizeof(T));
+    const auto& o = opts_;
+    if (o.tile < 0 || o.team_rows < 0 || o.vector < 0)
+      detail::fail(where(), "tile, team_rows and vector must be positive");
+    if (o.tile > 0) config_.tile = o.tile;
+    if (o.team_rows > 0) config_.team_rows = o.team_rows;
+    if (o.vector > 0) config_.vector = o.vector;
+    if (o.pad >= 0) config_.pad = o.pad;
+    if (config_.tile > 1024)
+      detail::fail(where(), "tile edge " + std::to_string(config_.tile) + " exceeds 1024");
+  }
+
+  /// League of a team kernel: `tiles_per_team` steps of work per team (teams
+  /// loop over the rest; one-thread CPU teams keep contiguous work).
+  int league(index_t work, const backends::TileConfig& c) const {
+    const int per_team = std::max(1, c.tiles_per_team);
+    return impl::league_for((work + per_team - 1) / per_team,
+                            backends::Traits<ExecSpace>::max_league);
+  }
+
+  /// Chooses the method and validates (and, for tiled, prepares) its launch.
+  void prepare() {
+    const std::string& w = where();
+    if (shape_.size() == 0) {
+      method_ = PermuteMethod::none;
+      return;
+    }
+    kernel_ = opts_.label + "_" + std::string(to_string(variant_));
+    const auto st = impl::StoreAxpby<T>{T(1), T(1)};
+    switch (variant_) {
+      case PermuteVariant::naive: {
+        method_ = PermuteMethod::naive;
+        const auto so = shape_.output_strides();
+        for (int d = shape_.rank - 1; d >= 0; --d) naive_out_.push(shape_.n[d], so[d]);
+        return;
+      }
+      case PermuteVariant::simple:
+      case PermuteVariant::simple_templated: method_ = PermuteMethod::simple; return;
+      case PermuteVariant::shared:
+      case PermuteVariant::shared_templated:
+      case PermuteVariant::shared_bank_free: {
+        method_ = PermuteMethod::shared;
+        if (variant_ == PermuteVariant::shared_bank_free)
+          cube_ = impl::bank_free_dims_cached({shape_.p[0], shape_.p[1], shape_.p[2]}, sizeof(T));
+        // Lanes along a cube row, team ranks over the rows, within the
+        // backend's team.
+        const int v = std::min(impl::cube_edge, config_.vector);
+        cube_config_ = {impl::cube_edge, std::min(impl::cube_edge * impl::cube_edge,
+                                                  std::max(1, config_.team_rows * config_.vector / v)),
+                        v, 0};
+        index_t cubes = 1;
+        for (int d = 0; d < 3; ++d) cubes *= (shape_.n[d] + impl::cube_edge - 1) / impl::cube_edge;
+        if (cubes > std::numeric_limits<int>::max())
+          detail::fail(w, "too many 8x8x8 cubes for one league");
+        impl::Permute3Shared<ExecSpace, T, impl::RuntimePerm3, impl::StoreRuntime<T>> f{};
+        f.dims = cube_;
+        policy_ = impl::team_policy(w, exec_, f, static_cast<int>(cubes), cube_config_,
+                                    decltype(f)::scratch_bytes(cube_));
+        return;
+      }
+      case PermuteVariant::fused: break;
+    }
+    const int r = fused_.rank;
+    const bool stays = r >= 1 && fused_.p[r - 1] == r - 1;
+    if (r <= 1 || (stays && fused_.n[r - 1] >= config_.tile)) {
+      method_ = r <= 1 ? PermuteMethod::copy : PermuteMethod::rows;
+      kernel_ = opts_.label + (r <= 1 ? "_copy" : "_rows");
+      rows_ = impl::make_rows_layout(fused_, static_cast<index_t>(config_.tile) * config_.tile);
+      impl::PermuteRows<ExecSpace, T, N, decltype(st)> f{nullptr, nullptr, rows_, st};
+      policy_ = impl::team_policy(w, exec_, f, league(rows_.units, config_), config_,
+                                  decltype(f)::scratch_bytes(rows_.unit), /*flat=*/true);
+      return;
+    }
+    method_ = PermuteMethod::tiled;
+    kernel_ = opts_.label + "_tiled";
+    // The backend's tile, halved while its scratch exceeds what a team may
+    // have (a caller's tile is taken as given: too large throws).
+    const std::size_t smax =
+        static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>(exec_, 1, 1).scratch_size_max(0));
+    using F = impl::PermuteTiled<ExecSpace, T, K, N, decltype(st)>;
+    for (int tile = config_.tile;; tile /= 2) {
+      const auto box = impl::choose_box(fused_, impl::tiled_run_target(fused_, tile),
+                                        static_cast<index_t>(tile) * tile);
+      tiled_ = impl::make_tiled_layout(fused_, box, config_.pad);
+      if (opts_.tile > 0 || tile == 1 || F::scratch_bytes(tiled_) <= smax) break;
+    }
+    F f{nullptr, nullptr, nullptr, tiled_, st};
+    policy_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, config_), config_,
+                                F::scratch_bytes(tiled_), /*flat=*/true);
+    tables_ = Kokkos::View<index_t*, Mem>(
+        Kokkos::view_alloc(exec_, Kokkos::WithoutInitializing, "tilekit::permute_tables"),
+        tiled_.table_size());
+    Kokkos::parallel_for(
+        opts_.label + "_tables",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, tiled_.table_size()),
+        impl::PermuteTables{tables_.data(), tiled_});
+  }
+
+  void launch(const T* in, T* out, const T& alpha, const T& beta) const {
+    switch (method_) {
+      case PermuteMethod::none: return;
+      case PermuteMethod::copy:
+      case PermuteMethod::rows:
+        impl::with_store(alpha, beta, [&](auto st) {
+          Kokkos::parallel_for(kernel_, policy_,
+                               impl::PermuteRows<ExecSpace, T, N, decltype(st)>{in, out, rows_, st});
+        });
+        return;
+      case PermuteMethod::tiled:
+        impl::with_store(alpha, beta, [&](auto st) {
+          Kokkos::parallel_for(
+              kernel_, policy_,
+              impl::PermuteTiled<ExecSpace, T, K, N, decltype(st)>{in, out, tables_.data(), tiled_, st});
+        });
+        return;
+      case PermuteMethod::naive:
+        impl::with_store(alpha, beta, [&](auto st) {
+          Kokkos::parallel_for(
+              kernel_,
+              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, shape_.size()),
+              impl::PermuteNaive<T, decltype(st)>{in, out, naive_out_, st});
+        });
+        return;
+      case PermuteMethod::simple: launch_simple(in, out, alpha, beta); return;
+      case PermuteMethod::shared: launch_shared(in, out, alpha, beta); return;
+    }
+  }
+
+  /// The seed kernels: the permutation at run time, or compiled in.
+  template <class Run>
+  void with_perm3(const Run& run) const {
+    const std::array<int, 3> p = {shape_.p[0], shape_.p[1], shape_.p[2]};
+    if (variant_ == PermuteVariant::simple || variant_ == PermuteVariant::shared)
+      run(impl::RuntimePerm3{{p[0], p[1], p[2]}});
+    else
+      impl::with_static_perm3(p, run);
+  }
+
+  void launch_simple(const T* in, T* out, const T& alpha, const T& beta) const {
+    using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right,
+                                                                 Kokkos::Iterate::Right>,
+                                         Kokkos::IndexType<index_t>>;
+    const Policy policy(exec_, {0, 0, 0}, {shape_.n[0], shape_.n[1], shape_.n[2]});
+    const auto st = impl::StoreRuntime<T>::make(alpha, beta);
+    with_perm3([&](auto perm) {
+      Kokkos::parallel_for(kernel_, policy,
+                           impl::Permute3Simple<T, decltype(perm), impl::StoreRuntime<T>>{
+                               in, out, shape_.n[0], shape_.n[1], shape_.n[2], perm, st});
+    });
+  }
+
+  void launch_shared(const T* in, T* out, const T& alpha, const T& beta) const {
+    const auto st = impl::StoreRuntime<T>::make(alpha, beta);
+    with_perm3([&](auto perm) {
+      impl::Permute3Shared<ExecSpace, T, decltype(perm), impl::StoreRuntime<T>> f{};
+      f.in = in;
+      f.out = out;
+      for (int d = 0; d < 3; ++d) {
+        f.n[d] = shape_.n[d];
+        f.cubes[d] = (shape_.n[d] + impl::cube_edge - 1) / impl::cube_edge;
+      }
+      f.perm = perm;
+      f.dims = cube_;
+      f.store = st;
+      Kokkos::parallel_for(kernel_, policy_, f);
+    });
+  }
+
+  ExecSpace exec_;
+  PermuteVariant variant_;
+  PermuteOptions opts_;
+  int rank_;
+  std::vector<int> perm_;
+  bool left_;
+  std::vector<index_t> extents_;
+  impl::PermuteShape shape_, fused_;
+  PermuteMethod method_ = PermuteMethod::none;
+  backends::TileConfig config_{}, cube_config_{};
+  impl::RowsLayout rows_{};
+  impl::TiledLayout tiled_{};
+  impl::CubeDims cube_{};
+  impl::Digits naive_out_{};  ///< naive: input index -> output offset
+  std::string kernel_;        ///< label of the kernel execute() launches
+  Kokkos::TeamPolicy<ExecSpace> policy_{};
+  Kokkos::View<index_t*, Mem> tables_;
+};
+
+template <class E, class I, class O>
+PermutePlan(const E&, const I&, const O&, const std::vector<int>&)
+    -> PermutePlan<E, typename O::non_const_value_type>;
+template <class E, class I, class O>
+PermutePlan(const E&, const I&, const O&, const std::vector<int>&, PermuteVariant)
+    -> PermutePlan<E, typename O::non_const_value_type>;
+template <class E, class I, class O>
+PermutePlan(const E&, const I&, const O&, const std::vector<int>&, PermuteVariant, PermuteOptions)
+    -> PermutePlan<E, typename O::non_const_value_type>;
+
+}  // namespace tilekit

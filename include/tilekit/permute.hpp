@@ -1,0 +1,45 @@
+#pragma once
+// N-D tensor permutation, ranks 1 to 8:
+//
+//   out = alpha * permute(in, perm) + beta * out,   out.extent(i) == in.extent(perm[i])
+//
+// i.e. out(j_0, ..., j_{r-1}) = in(i_0, ..., i_{r-1}) with j_k = i_{perm[k]}
+// (numpy.transpose / torch.permute followed by a copy). With beta == 0 the
+// output is never read. Work runs asynchronously on the given execution space
+// instance; nothing here fences.
+//
+//   tilekit::permute(exec, in, out, {1, 2, 0});              // out(y, x, z) = in(z, y, x)
+//   tilekit::permute(exec, in, out, {2, 1, 0}, 2.0, 1.0);    // out = 2 in^T + out
+//   tilekit::PermutePlan plan(exec, in, out, {1, 2, 0});     // validate and prepare once ...
+//   plan.execute(in, out);                                    // ... run many times
+//
+// Views: the same rank and layout (LayoutRight or LayoutLeft; the convention
+// is on logical indices either way), contiguous, disjoint, accessible from the
+// execution space. A wrong rank or extent, a perm that is not a permutation of
+// 0..rank-1, or aliasing views throw tilekit::invalid_argument before anything
+// is written. Indices are 64-bit.
+#include <tilekit/impl/permute_dispatch.hpp>
+
+namespace tilekit {
+
+template <class ExecSpace, class InView, class OutView>
+void permute(const ExecSpace& exec, const InView& in, const OutView& out,
+             const std::vector<int>& perm,
+             const typename OutView::non_const_value_type& alpha = 1,
+             const typename OutView::non_const_value_type& beta = 0,
+             PermuteVariant variant = PermuteVariant::fused, const PermuteOptions& opts = {}) {
+  PermutePlan(exec, in, out, perm, variant, opts).execute(in, out, alpha, beta);
+}
+
+/// Same, with the kernels labelled `label` for Kokkos tools.
+template <class ExecSpace, class InView, class OutView>
+void permute(const std::string& label, const ExecSpace& exec, const InView& in,
+             const OutView& out, const std::vector<int>& perm,
+             const typename OutView::non_const_value_type& alpha = 1,
+             const typename OutView::non_const_value_type& beta = 0) {
+  PermuteOptions o;
+  o.label = label;
+  permute(exec, in, out, perm, alpha, beta, PermuteVariant::fused, o);
+}
+
+}  // namespace tilekit

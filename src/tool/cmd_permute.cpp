@@ -1,0 +1,295 @@
+// `tilekit permute`: N-D permutations (one, or every one of the shape) through
+// every variant, against the deep_copy of the same bytes, on the selected
+// spaces and types. Every result is checked against a host reference.
+#include <tilekit/permute.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <numeric>
+#include <utility>
+
+#include "common.hpp"
+#include "subcommand.hpp"
+#include "timing.hpp"
+
+namespace tilekit::tool {
+namespace {
+
+using index_t = std::int64_t;
+
+struct Options {
+  CommonOptions common;
+  std::string shape = "256,256,256";
+  std::vector<std::string> perms = {"all"};
+  std::string variant = "all";
+  std::string layout = "right";
+  PermuteOptions launch;
+};
+
+/// The seed's copy kernels are its simple and shared kernels with the
+/// identity permutation: rows "copy_simple" and "copy_shared".
+const std::vector<std::string> kVariants = {
+    "copy_simple", "copy_shared", "naive", "simple", "simple_templated",
+    "shared", "shared_templated", "shared_bank_free", "fused"};
+
+template <class T> std::string type_name() {
+  if constexpr (std::is_same_v<T, Kokkos::complex<float>>) return "cfloat";
+  else if constexpr (std::is_same_v<T, Kokkos::complex<double>>) return "cdouble";
+  else return std::string(dtype_name<T>());
+}
+
+/// fn(T{}) for every selected type; complex types beside common's three.
+template <class Fn>
+void for_each_type(const std::string& which, Fn&& fn) {
+  for (const auto& d : split_list(which == "all" ? "int32,float,double,cfloat,cdouble" : which)) {
+    if (d == "cfloat") fn(Kokkos::complex<float>{});
+    else if (d == "cdouble") fn(Kokkos::complex<double>{});
+    else for_each_dtype(d, fn);
+  }
+}
+
+template <class T, int R, class Layout, class Mem>
+struct ViewOf {
+  using type = typename ViewOf<T*, R - 1, Layout, Mem>::type;
+};
+template <class T, class Layout, class Mem>
+struct ViewOf<T, 0, Layout, Mem> {
+  using type = Kokkos::View<T, Layout, Mem, Kokkos::MemoryUnmanaged>;
+};
+
+template <class V, std::size_t... I>
+V make_view(typename V::pointer_type p, const std::vector<index_t>& e, std::index_sequence<I...>) {
+  return V(p, static_cast<std::size_t>(e[I])...);
+}
+
+/// A plan over the buffers a (input) and b (output) viewed with the shape's
+/// rank and layout: execute() and what the plan chose.
+struct PlanRun {
+  std::function<void()> execute;
+  PermuteMethod method;
+  std::string fused;
+};
+
+template <class Exec, class T, int R, class Layout>
+PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext,
+                 const std::vector<int>& perm, PermuteVariant v, const PermuteOptions& opts) {
+  using V = typename ViewOf<T, R, Layout, typename Exec::memory_space>::type;
+  std::vector<index_t> oext(R);
+  for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
+  const V in = make_view<V>(a, ext, std::make_index_sequence<R>{});
+  const V out = make_view<V>(b, oext, std::make_index_sequence<R>{});
+  auto plan = std::make_shared<PermutePlan<Exec, T>>(exec, in, out, perm, v, opts);
+  return {[plan, in, out] { plan->execute(in, out); }, plan->method(),
+          plan->fused_shape().to_string()};
+}
+
+template <class Exec, class T, class Layout, std::size_t... R>
+PlanRun make_run_rank(std::size_t rank, const Exec& exec, T* a, T* b,
+                      const std::vector<index_t>& ext, const std::vector<int>& perm,
+                      PermuteVariant v, const PermuteOptions& opts, std::index_sequence<R...>) {
+  PlanRun run;
+  ((rank == R + 1 ? (run = make_run<Exec, T, R + 1, Layout>(exec, a, b, ext, perm, v, opts), 0)
+                  : 0),
+   ...);
+  return run;
+}
+
+/// True when out (host copy) is alpha = 1, beta = 0 permute(pattern input):
+/// walks the input in memory order and follows the output offset.
+template <class T>
+bool check_permuted(const T* out, const std::vector<index_t>& ext, const std::vector<int>& perm,
+                    bool left) {
+  const int r = static_cast<int>(ext.size());
+  std::vector<index_t> oext(r), ostride(r), istride(r), in_dim_ostride(r);
+  for (int k = 0; k < r; ++k) oext[k] = ext[perm[k]];
+  auto strides = [&](const std::vector<index_t>& e, std::vector<index_t>& s) {
+    index_t acc = 1;
+    for (int q = 0; q < r; ++q) {
+      const int d = left ? q : r - 1 - q;
+      s[d] = acc;
+      acc *= e[d];
+    }
+  };
+  strides(ext, istride);
+  strides(oext, ostride);
+  for (int k = 0; k < r; ++k) in_dim_ostride[perm[k]] = ostride[k];
+  std::vector<index_t> idx(r, 0);
+  index_t o = 0, n = 1;
+  for (auto e : ext) n *= e;
+  for (index_t i = 0; i < n; ++i) {  // i is the input's memory offset
+    if (!(out[o] == static_cast<T>(pattern(i)))) return false;
+    for (int q = 0; q < r; ++q) {  // memory-order odometer
+      const int d = left ? q : r - 1 - q;
+      o += in_dim_ostride[d];
+      if (++idx[d] < ext[d]) break;
+      o -= in_dim_ostride[d] * ext[d];
+      idx[d] = 0;
+    }
+  }
+  return true;
+}
+
+std::vector<std::vector<int>> permutations(const Options& o, int rank) {
+  std::vector<std::vector<int>> out;
+  for (const auto& spec : o.perms) {
+    if (spec == "all") {
+      std::vector<int> p(rank);
+      std::iota(p.begin(), p.end(), 0);
+      do out.push_back(p);
+      while (std::next_permutation(p.begin(), p.end()));
+      continue;
+    }
+    std::vector<int> p;
+    for (const auto& s : split_list(spec)) p.push_back(std::stoi(s));
+    out.push_back(p);
+  }
+  return out;
+}
+
+template <class Exec, class T>
+bool run_case(const Options& o, const Exec& exec, const std::vector<index_t>& ext, double peak,
+              report::Report& rep) {
+  using Mem = typename Exec::memory_space;
+  const bool left = o.layout == "left";
+  const int R = static_cast<int>(ext.size());
+  index_t count = 1;
+  for (auto e : ext) count *= e;
+  const double bytes = 2.0 * static_cast<double>(count) * sizeof(T);
+  Kokkos::View<T*, Mem> a(Kokkos::view_alloc(exec, "tilekit::tool::a"), count);
+  Kokkos::View<T*, Mem> b(Kokkos::view_alloc(exec, "tilekit::tool::b"), count);
+  fill_pattern(exec, a);
+  exec.fence();
+
+  const auto wanted = split_list(o.variant);
+  auto selected = [&](const std::string& v) {
+    return o.variant == "all" || std::find(wanted.begin(), wanted.end(), v) != wanted.end();
+  };
+  auto host_out = Kokkos::create_mirror_view(Kokkos::HostSpace(), b);
+  auto verify = [&](const std::vector<int>& perm) -> bool {
+    if (!o.common.check) return true;
+    exec.fence();
+    Kokkos::deep_copy(host_out, b);
+    return check_permuted(host_out.data(), ext, perm, left);
+  };
+
+  bool ok = true;
+  double copy_gbps = 0;
+  auto add_row = [&](const std::string& variant, const std::vector<int>& perm,
+                     const report::Timing& t, bool verified, double naive_ms) -> report::Row& {
+    report::Row row;
+    row.op = "permute";
+    row.variant = variant;
+    row.space = Exec::name();
+    row.shape = ext;
+    row.dtype = type_name<T>();
+    row.ms = t.median_ms;
+    row.bytes = bytes;
+    row.verified = verified;
+    report::finish_row(row, copy_gbps, peak);
+    if (naive_ms > 0) row.speedup = naive_ms / row.ms;
+    row.extra["perm"] = perm;
+    row.extra["layout"] = left ? "left" : "right";
+    rep.rows.push_back(row);
+    return rep.rows.back();
+  };
+  // Runs one plan: poison, execute, check, time; adds its row.
+  auto measure = [&](const std::string& name, const std::vector<int>& perm, PermuteVariant v,
+                     double naive_ms) -> double {
+    constexpr auto ranks = std::make_index_sequence<impl::permute_max_rank>{};
+    const PlanRun run =
+        left ? make_run_rank<Exec, T, Kokkos::LayoutLeft>(ext.size(), exec, a.data(), b.data(),
+                                                          ext, perm, v, o.launch, ranks)
+             : make_run_rank<Exec, T, Kokkos::LayoutRight>(ext.size(), exec, a.data(), b.data(),
+                                                           ext, perm, v, o.launch, ranks);
+    Kokkos::deep_copy(exec, b, static_cast<T>(-7));
+    run.execute();
+    const bool good = verify(perm);
+    ok = ok && good;
+    auto t = report::time_median(exec, o.common.reps, run.execute);
+    auto& row = add_row(name, perm, t, o.common.check && good, naive_ms);
+    row.extra["method"] = std::string(to_string(run.method));
+    if (v == PermuteVariant::fused) row.extra["fused"] = run.fused;
+    if (!good) row.extra["error"] = "WRONG RESULT";
+    return row.ms;
+  };
+
+  // The baseline, always measured: every "% copy" refers to it.
+  {
+    auto t = report::time_median(exec, o.common.reps, [&] { Kokkos::deep_copy(exec, b, a); });
+    report::Row r;
+    r.ms = t.median_ms;
+    r.bytes = bytes;
+    report::finish_row(r, 0, 0);
+    copy_gbps = r.gbps;
+    std::vector<int> id(R);
+    std::iota(id.begin(), id.end(), 0);
+    add_row("copy", id, t, false, 0);
+  }
+  if (R == 3) {
+    const std::vector<int> id = {0, 1, 2};
+    if (selected("copy_simple")) measure("copy_simple", id, PermuteVariant::simple_templated, 0);
+    if (selected("copy_shared")) measure("copy_shared", id, PermuteVariant::shared_templated, 0);
+  }
+  for (const auto& perm : permutations(o, R)) {
+    double naive_ms = 0;
+    for (auto v : permute_variants) {
+      const std::string name(to_string(v));
+      if (!selected(name) || (is_rank3_variant(v) && R != 3)) continue;
+      const double ms = measure(name, perm, v, v == PermuteVariant::naive ? 0 : naive_ms);
+      if (v == PermuteVariant::naive) naive_ms = ms;
+    }
+  }
+  return ok;
+}
+
+Runner setup(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  add_common_options(app, o->common);
+  app.add_option("--shape", o->shape, "input extents, comma-separated (rank 1 to 8)")
+      ->capture_default_str();
+  app.add_option("--perm", o->perms,
+                 "output dim k is input dim perm[k] (comma-separated), or all; may be repeated")
+      ->capture_default_str();
+  app.add_option("--variant", o->variant,
+                 "all, or a comma-separated list of: copy_simple copy_shared naive simple "
+                 "simple_templated shared shared_templated shared_bank_free fused")
+      ->capture_default_str();
+  app.add_option("--layout", o->layout, "right | left")->capture_default_str()->check(
+      CLI::IsMember({"right", "left"}));
+  app.add_option("--tile", o->launch.tile, "tile edge (default: the backend's)");
+  app.add_option("--team-rows", o->launch.team_rows, "team size (default: the backend's)");
+  app.add_option("--vector", o->launch.vector, "vector length (default: the backend's)");
+  app.add_option("--pad", o->launch.pad, "scratch row padding of the tiled kernel");
+  app.description(app.get_description() +
+                  " (--dtype also takes cfloat and cdouble, Kokkos::complex; all = all five)");
+  return [o]() -> int {
+    for (const auto& v : split_list(o->variant))
+      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
+        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+    std::vector<index_t> ext;
+    for (const auto& s : split_list(o->shape)) ext.push_back(std::stoll(s));
+    if (ext.empty() || ext.size() > 8)
+      throw CLI::ValidationError("--shape", "needs 1 to 8 extents");
+    for (auto e : ext)
+      if (e < 1) throw CLI::ValidationError("--shape", "extents must be positive");
+    for (const auto& p : permutations(*o, static_cast<int>(ext.size())))
+      impl::check_permutation("--perm", p, static_cast<int>(ext.size()));
+    report::Report rep;
+    bool ok = true;
+    for_each_space(o->common.space, [&](auto exec) {
+      auto hw = hardware_info(exec);
+      rep.devices.push_back(hw);
+      for_each_type(o->common.dtype, [&](auto tag) {
+        ok = run_case<decltype(exec), decltype(tag)>(*o, exec, ext, hw.peak_gbps, rep) && ok;
+      });
+    });
+    return finish(o->common, rep, ok);
+  };
+}
+
+}  // namespace
+
+TILEKIT_SUBCOMMAND(permute, "N-D tensor permutation: every variant vs the copy baseline", setup);
+
+}  // namespace tilekit::tool

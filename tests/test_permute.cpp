@@ -1,0 +1,598 @@
+// N-D permutation: every permutation of ranks 2-4 with odd extents, random
+// shapes and permutations of ranks 5-8, every variant, both layouts,
+// alpha/beta, launch-shape overrides, plan reuse, every error case; and the
+// host-side fusion, tiling and bank-padding logic on its own. Every output
+// element is checked against a host reference on logical indices.
+#include <tilekit/permute.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "test_helpers.hpp"
+
+namespace {
+using namespace tilekit::test;
+using tilekit::PermuteVariant;
+using index_t = std::int64_t;
+using Extents = std::vector<index_t>;
+using Perm = std::vector<int>;
+
+template <class T> struct is_complex : std::false_type {};
+template <class R> struct is_complex<Kokkos::complex<R>> : std::true_type {};
+
+/// Exact small values; complex ones differ in both parts.
+template <class T>
+T make_value(std::int64_t k) {
+  if constexpr (is_complex<T>::value)
+    return T(static_cast<typename T::value_type>(value_of(k)),
+             static_cast<typename T::value_type>(value_of(k + 7)));
+  else
+    return static_cast<T>(value_of(k));
+}
+template <class T>
+T make_poison() {
+  if constexpr (is_complex<T>::value) return T(-12345, 777);
+  else return poison<T>();
+}
+
+struct Names {
+  template <class C>
+  static std::string GetName(int) {
+    using T = typename C::value;
+    std::string t = std::is_same_v<T, float>                     ? "float"
+                    : std::is_same_v<T, double>                  ? "double"
+                    : std::is_same_v<T, std::int32_t>            ? "int32"
+                    : std::is_same_v<T, Kokkos::complex<float>>  ? "cfloat"
+                    : std::is_same_v<T, Kokkos::complex<double>> ? "cdouble"
+                                                                 : "other";
+    return std::string(C::exec::name()) + "_" + t;
+  }
+};
+
+// ---------------------------------------------------------------- views
+
+template <class T, int R> struct Stars { using type = typename Stars<T, R - 1>::type*; };
+template <class T> struct Stars<T, 0> { using type = T; };
+
+template <class T, int R, class Layout, class Mem>
+using UView = Kokkos::View<typename Stars<T, R>::type, Layout, Mem, Kokkos::MemoryUnmanaged>;
+
+template <class V, std::size_t... I>
+V make_view(typename V::pointer_type p, const Extents& e, std::index_sequence<I...>) {
+  return V(p, static_cast<std::size_t>(e[I])...);
+}
+
+index_t volume(const Extents& e) {
+  index_t v = 1;
+  for (auto x : e) v *= x;
+  return v;
+}
+
+/// Memory offset of a logical index in a contiguous view of the layout.
+index_t offset_of(const Extents& idx, const Extents& ext, bool left) {
+  index_t off = 0, stride = 1;
+  const int r = static_cast<int>(ext.size());
+  for (int q = 0; q < r; ++q) {
+    const int d = left ? q : r - 1 - q;
+    off += idx[d] * stride;
+    stride *= ext[d];
+  }
+  return off;
+}
+
+/// expected = alpha * permute(in) + beta * out0 (or alpha * permute(in) when
+/// beta_zero), on logical indices: out(j) with j[k] = i[perm[k]].
+template <class T>
+std::vector<T> reference(const Extents& ext, const Perm& perm, bool left, const std::vector<T>& in,
+                         const std::vector<T>& out0, T alpha, T beta, bool beta_zero) {
+  const int r = static_cast<int>(ext.size());
+  Extents oext(r), i(r, 0), j(r);
+  for (int k = 0; k < r; ++k) oext[k] = ext[perm[k]];
+  std::vector<T> out = out0;
+  const index_t n = volume(ext);
+  for (index_t c = 0; c < n; ++c) {
+    for (int k = 0; k < r; ++k) j[k] = i[perm[k]];
+    const index_t o = offset_of(j, oext, left);
+    const T v = in[offset_of(i, ext, left)];
+    out[o] = beta_zero ? (alpha == T(1) ? v : alpha * v) : alpha * v + beta * out0[o];
+    for (int d = r - 1; d >= 0 && ++i[d] == ext[d]; --d) i[d] = 0;
+  }
+  return out;
+}
+
+struct Scalars {
+  double alpha = 1, beta = 0;
+};
+
+/// Builds the rank-R views of the layout over a and b, runs a plan once.
+template <class Exec, class T, int R, class Layout>
+void execute_plan(T* a, T* b, const Extents& ext, const Perm& perm, PermuteVariant v, T alpha,
+                  T beta, const tilekit::PermuteOptions& opts) {
+  using V = UView<T, R, Layout, typename Exec::memory_space>;
+  Extents oext(R);
+  for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
+  const V in = make_view<V>(a, ext, std::make_index_sequence<R>{});
+  const V out = make_view<V>(b, oext, std::make_index_sequence<R>{});
+  Exec exec;
+  tilekit::PermutePlan plan(exec, in, out, perm, v, opts);
+  plan.execute(in, out, alpha, beta);
+  exec.fence();
+}
+
+template <class Exec, class T, class Layout, std::size_t... R>
+void execute_rank(std::size_t rank, T* a, T* b, const Extents& ext, const Perm& perm,
+                  PermuteVariant v, T alpha, T beta, const tilekit::PermuteOptions& opts,
+                  std::index_sequence<R...>) {
+  ((rank == R + 1 ? (execute_plan<Exec, T, R + 1, Layout>(a, b, ext, perm, v, alpha, beta, opts), 0)
+                  : 0),
+   ...);
+}
+
+/// Runs one permutation through a plan and checks every output element.
+/// Returns the number of wrong elements.
+template <class Exec, class T>
+long run_one(const Extents& ext, const Perm& perm, PermuteVariant v, bool left, Scalars s = {},
+             const tilekit::PermuteOptions& opts = {}, bool nan_output = false) {
+  using Mem = typename Exec::memory_space;
+  using Host = Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  const index_t n = volume(ext);
+  Kokkos::View<T*, Mem> a("a", n), b("b", n);
+  std::vector<T> hin(n), hout0(n);
+  for (index_t k = 0; k < n; ++k) {
+    hin[k] = make_value<T>(k * 31 + 5);
+    if (nan_output) {
+      if constexpr (!std::is_integral_v<T>) hout0[k] = T(std::numeric_limits<double>::quiet_NaN());
+    } else {
+      hout0[k] = s.beta != 0 ? make_value<T>(k + 13) : make_poison<T>();
+    }
+  }
+  Kokkos::deep_copy(a, Host(hin.data(), n));
+  Kokkos::deep_copy(b, Host(hout0.data(), n));
+  const T alpha = T(s.alpha), beta = T(s.beta);
+  constexpr auto ranks = std::make_index_sequence<tilekit::impl::permute_max_rank>{};
+  if (left)
+    execute_rank<Exec, T, Kokkos::LayoutLeft>(ext.size(), a.data(), b.data(), ext, perm, v, alpha,
+                                              beta, opts, ranks);
+  else
+    execute_rank<Exec, T, Kokkos::LayoutRight>(ext.size(), a.data(), b.data(), ext, perm, v,
+                                               alpha, beta, opts, ranks);
+  std::vector<T> got(n);
+  Kokkos::deep_copy(Host(got.data(), n), b);
+  const auto want = reference(ext, perm, left, hin, hout0, alpha, beta, s.beta == 0);
+  long wrong = 0;
+  for (index_t k = 0; k < n; ++k) wrong += !(got[k] == want[k]);
+  return wrong;
+}
+
+std::string describe(const Extents& e, const Perm& p, PermuteVariant v, bool left) {
+  return "extents (" + tilekit::impl::join(e, e.size()) + ") perm [" +
+         tilekit::impl::join(p, p.size()) + "] variant " + std::string(tilekit::to_string(v)) +
+         (left ? " LayoutLeft" : " LayoutRight");
+}
+
+/// Every permutation of rank R for each shape, every applicable variant, both layouts.
+template <class Exec, class T, int R>
+void every_permutation(const std::vector<Extents>& shapes) {
+  for (const auto& ext : shapes) {
+    Perm p(R);
+    std::iota(p.begin(), p.end(), 0);
+    do {
+      for (auto v : tilekit::permute_variants) {
+        if (tilekit::is_rank3_variant(v) && R != 3) continue;
+        EXPECT_EQ((run_one<Exec, T>(ext, p, v, false)), 0)
+            << describe(ext, p, v, false);
+        EXPECT_EQ((run_one<Exec, T>(ext, p, v, true)), 0)
+            << describe(ext, p, v, true);
+      }
+    } while (std::next_permutation(p.begin(), p.end()));
+  }
+}
+
+template <class C>
+class Permute : public ::testing::Test {};
+using AllTypes = Cases<std::int32_t, float, double, Kokkos::complex<float>, Kokkos::complex<double>>;
+TYPED_TEST_SUITE(Permute, AllTypes, Names);
+
+TYPED_TEST(Permute, EveryPermutationRank2) {
+  every_permutation<typename TypeParam::exec, typename TypeParam::value, 2>(
+      {{37, 61}, {1, 53}, {53, 1}, {1, 1}, {130, 67}, {3, 1001}});
+}
+
+TYPED_TEST(Permute, EveryPermutationRank3EveryVariant) {
+  // Non-multiples of every tile and cube edge, a long innermost run (rows
+  // method), a short one (tiled with the fastest dimension in place), 1 x N.
+  every_permutation<typename TypeParam::exec, typename TypeParam::value, 3>(
+      {{33, 17, 45}, {5, 7, 101}, {29, 31, 5}, {1, 13, 1}, {9, 1, 70}, {3, 2, 1}});
+}
+
+TYPED_TEST(Permute, EveryPermutationRank4) {
+  every_permutation<typename TypeParam::exec, typename TypeParam::value, 4>(
+      {{7, 5, 11, 9}, {3, 1, 40, 33}, {2, 67, 3, 5}});
+}
+
+/// Random shapes (extents 1..max_extent) and permutations, fixed seeds.
+template <class Exec, class T, int R>
+void random_cases(int max_extent, int cases, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int> extent(1, max_extent);
+  for (int c = 0; c < cases; ++c) {
+    Extents ext(R);
+    for (auto& e : ext) e = extent(gen);
+    Perm p(R);
+    std::iota(p.begin(), p.end(), 0);
+    std::shuffle(p.begin(), p.end(), gen);
+    for (auto v : {PermuteVariant::fused, PermuteVariant::naive}) {
+      EXPECT_EQ((run_one<Exec, T>(ext, p, v, false)), 0) << describe(ext, p, v, false);
+      EXPECT_EQ((run_one<Exec, T>(ext, p, v, true)), 0) << describe(ext, p, v, true);
+    }
+  }
+}
+
+TYPED_TEST(Permute, RandomRank5To8) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  random_cases<E, T, 5>(9, 6, 501);
+  random_cases<E, T, 6>(6, 6, 601);
+  random_cases<E, T, 7>(5, 5, 701);
+  random_cases<E, T, 8>(4, 5, 801);
+}
+
+TYPED_TEST(Permute, AlphaBetaEveryVariant) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  const Extents e3 = {19, 23, 37};
+  for (Scalars s : {Scalars{2, 0}, Scalars{2, 3}, Scalars{1, -1}, Scalars{-1, 1}})
+    for (auto v : tilekit::permute_variants)
+      for (const Perm& p : {Perm{2, 0, 1}, Perm{1, 0, 2}, Perm{0, 1, 2}}) {
+        EXPECT_EQ((run_one<E, T>(e3, p, v, false, s)), 0)
+            << describe(e3, p, v, false) << " alpha " << s.alpha << " beta " << s.beta;
+        EXPECT_EQ((run_one<E, T>(e3, p, v, true, s)), 0)
+            << describe(e3, p, v, true) << " alpha " << s.alpha << " beta " << s.beta;
+      }
+  const Extents e5 = {3, 5, 7, 4, 9};
+  for (Scalars s : {Scalars{2, 3}, Scalars{3, 0}})
+    EXPECT_EQ((run_one<E, T>(e5, {4, 2, 0, 3, 1}, PermuteVariant::fused, false, s)), 0);
+}
+
+TYPED_TEST(Permute, BetaZeroNeverReadsTheOutput) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  if constexpr (std::is_integral_v<T>) {
+    GTEST_SKIP() << "no NaN in an integer type";
+  } else {
+    // A NaN in the output survives only if some kernel reads it.
+    for (auto v : tilekit::permute_variants)
+      for (Scalars s : {Scalars{1, 0}, Scalars{2, 0}})
+        EXPECT_EQ((run_one<E, T>({13, 21, 34}, {2, 1, 0}, v, false, s, {}, true)), 0)
+            << tilekit::to_string(v);
+  }
+}
+
+TYPED_TEST(Permute, LaunchShapeOverrides) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  // Shapes every backend accepts; tiny and odd tiles give multi-dimension
+  // runs, partial chunks and extra box dimensions.
+  for (auto [tile, pad] : {std::pair{1, 0}, {3, 1}, {5, 0}, {8, 3}, {24, 1}}) {
+    tilekit::PermuteOptions o;
+    o.tile = tile;
+    o.pad = pad;
+    o.team_rows = 1;
+    o.vector = 1;
+    for (const Perm& p : {Perm{3, 2, 1, 0}, Perm{0, 1, 3, 2}, Perm{2, 0, 3, 1}, Perm{1, 0, 2, 3}})
+      EXPECT_EQ((run_one<E, T>({6, 7, 10, 9}, p, PermuteVariant::fused, false, {}, o)), 0)
+          << "tile " << tile << " pad " << pad << " " << describe({6, 7, 10, 9}, p, PermuteVariant::fused, false);
+    for (auto v : tilekit::permute_variants)
+      EXPECT_EQ((run_one<E, T>({11, 4, 17}, {1, 2, 0}, v, true, {}, o)), 0)
+          << "tile " << tile << " " << tilekit::to_string(v);
+  }
+}
+
+TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using V3 = Kokkos::View<T***, Kokkos::LayoutRight, typename E::memory_space>;
+  using M = tilekit::PermuteMethod;
+  E exec;
+  V3 a("a", 40, 30, 200), same("s", 40, 30, 200), swap01("s01", 30, 40, 200),
+      rot("rot", 30, 200, 40), swap12("s12", 40, 200, 30);
+  EXPECT_EQ(tilekit::PermutePlan(exec, a, same, {0, 1, 2}).method(), M::copy);
+  EXPECT_EQ(tilekit::PermutePlan(exec, a, swap01, {1, 0, 2}).method(), M::rows);
+  tilekit::PermutePlan p120(exec, a, rot, {1, 2, 0});
+  EXPECT_EQ(p120.method(), M::tiled);
+  EXPECT_EQ(p120.fused_shape().rank, 2);  // (40, 6000) transposed
+  EXPECT_EQ(tilekit::PermutePlan(exec, a, swap12, {0, 2, 1}).method(), M::tiled);
+  EXPECT_EQ(tilekit::PermutePlan(exec, a, same, {0, 1, 2}, PermuteVariant::naive).method(), M::naive);
+  EXPECT_EQ(tilekit::PermutePlan(exec, a, rot, {1, 2, 0}, PermuteVariant::shared_bank_free).method(),
+            M::shared);
+}
+
+TYPED_TEST(Permute, PlanReusedAcrossViewsAndScalars) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using V = Kokkos::View<T***, Kokkos::LayoutRight, typename E::memory_space>;
+  E exec;
+  V in1("in1", 9, 40, 33), in2("in2", 9, 40, 33), out1("out1", 33, 9, 40), out2("out2", 33, 9, 40);
+  Kokkos::deep_copy(in1, T(3));
+  Kokkos::deep_copy(in2, T(5));
+  tilekit::PermutePlan plan(exec, in1, out1, {2, 0, 1});
+  plan.execute(in1, out1);
+  plan.execute(in2, out2, T(2));
+  plan.execute(in2, out1, T(1), T(10));
+  exec.fence();
+  auto h1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out1);
+  auto h2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out2);
+  long wrong = 0;
+  for (int i = 0; i < 33; ++i)
+    for (int j = 0; j < 9; ++j)
+      for (int k = 0; k < 40; ++k) wrong += !(h1(i, j, k) == T(35)) + !(h2(i, j, k) == T(10));
+  EXPECT_EQ(wrong, 0);
+  V wrong_in("w", 9, 40, 34), wrong_out("wo", 34, 9, 40);
+  EXPECT_THROW(plan.execute(wrong_in, wrong_out), tilekit::invalid_argument);
+  Kokkos::View<T***, Kokkos::LayoutLeft, typename E::memory_space> lin("l", 9, 40, 33),
+      lout("lo", 33, 9, 40);
+  EXPECT_THROW(plan.execute(lin, lout), tilekit::invalid_argument);
+}
+
+// On a GPU the tiled and rows kernels stage each step in registers across a
+// flat team and prefetch the next tile; host teams stream instead. Run the
+// staged path on host teams too (64 staging registers, one or two threads).
+template <class C>
+class PermuteStaged : public ::testing::Test {};
+using StagedTypes = Cases<float, Kokkos::complex<double>>;
+TYPED_TEST_SUITE(PermuteStaged, StagedTypes, Names);
+
+TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible) {
+    GTEST_SKIP() << "device teams always take the staged path";
+  } else {
+    using namespace tilekit::impl;
+    constexpr int N = 64;
+    using Tiled = PermuteTiled<E, T, 1, N, StoreMove<T>>;
+    using Rows = PermuteRows<E, T, N, StoreMove<T>>;
+    const int team = std::min(2, E().concurrency());
+    const std::vector<std::pair<Extents, Perm>> cases = {
+        {{6, 7, 10, 9}, {3, 2, 1, 0}}, {{29, 31, 5}, {1, 0, 2}}, {{33, 17, 45}, {2, 0, 1}},
+        {{5, 7, 101}, {1, 0, 2}},      {{3, 2, 5, 4, 3}, {4, 0, 3, 1, 2}}, {{700}, {0}}};
+    for (const auto& [ext, perm] : cases) {
+      const index_t n = volume(ext);
+      std::vector<T> hin(n), hout(n, make_poison<T>());
+      for (index_t k = 0; k < n; ++k) hin[k] = make_value<T>(k);
+      Kokkos::View<T*, typename E::memory_space> a("a", n), b("b", n);
+      Kokkos::deep_copy(a, Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(hin.data(), n));
+      Kokkos::deep_copy(b, make_poison<T>());
+      const PermuteShape f = fuse(row_major_shape(ext, perm, false));
+      E exec;
+      if (f.rank <= 1 || f.p[f.rank - 1] == f.rank - 1) {
+        const RowsLayout L = make_rows_layout(f, 64);
+        Kokkos::TeamPolicy<E> policy(exec, 3, team, 1);
+        policy.set_scratch_size(0, Kokkos::PerTeam(Rows::scratch_bytes(L.unit)));
+        Kokkos::parallel_for("test_rows", policy, Rows{a.data(), b.data(), L, {}});
+      } else {
+        const TiledLayout L = make_tiled_layout(f, choose_box(f, tiled_run_target(f, 8), 64), 1);
+        Kokkos::View<index_t*, typename E::memory_space> tables("tables", L.table_size());
+        Kokkos::parallel_for("test_tables",
+                             Kokkos::RangePolicy<E, Kokkos::IndexType<index_t>>(exec, 0, L.table_size()),
+                             PermuteTables{tables.data(), L});
+        ASSERT_LE(static_cast<index_t>(L.box[load_rows]) * L.box[load_cols], N);
+        Kokkos::TeamPolicy<E> policy(exec, 3, team, 1);
+        policy.set_scratch_size(0, Kokkos::PerTeam(Tiled::scratch_bytes(L)));
+        Kokkos::parallel_for("test_tiled", policy, Tiled{a.data(), b.data(), tables.data(), L, {}});
+      }
+      exec.fence();
+      std::vector<T> got(n);
+      Kokkos::deep_copy(Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(got.data(), n), b);
+      const auto want = reference(ext, perm, false, hin, hout, T(1), T(0), true);
+      long wrong = 0;
+      for (index_t k = 0; k < n; ++k) wrong += !(got[k] == want[k]);
+      EXPECT_EQ(wrong, 0) << describe(ext, perm, PermuteVariant::fused, false) << " team " << team;
+    }
+  }
+}
+
+// ------------------------------------------------------------- errors
+
+template <class C>
+class PermuteErrors : public ::testing::Test {};
+using FloatOnly = Cases<float>;
+TYPED_TEST_SUITE(PermuteErrors, FloatOnly, Names);
+
+template <class View>
+bool still_poisoned(const View& v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  for (std::size_t k = 0; k < h.span(); ++k)
+    if (h.data()[k] != poison<float>()) return false;
+  return true;
+}
+
+TYPED_TEST(PermuteErrors, RejectedBeforeAnythingIsWritten) {
+  using E = typename TypeParam::exec;
+  using Mem = typename E::memory_space;
+  using V3 = Kokkos::View<float***, Kokkos::LayoutRight, Mem>;
+  using V2 = Kokkos::View<float**, Kokkos::LayoutRight, Mem>;
+  E exec;
+  V3 in("in", 4, 5, 6), out("out", 6, 4, 5), bad("bad", 6, 5, 4);
+  Kokkos::deep_copy(in, 1.0f);
+  Kokkos::deep_copy(out, poison<float>());
+  Kokkos::deep_copy(bad, poison<float>());
+  using tilekit::invalid_argument;
+  // Not a permutation of 0..2: wrong length, repeated, out of range.
+  EXPECT_THROW(tilekit::permute(exec, in, out, {2, 0}), invalid_argument);
+  EXPECT_THROW(tilekit::permute(exec, in, out, {2, 0, 1, 3}), invalid_argument);
+  EXPECT_THROW(tilekit::permute(exec, in, out, {2, 0, 0}), invalid_argument);
+  EXPECT_THROW(tilekit::permute(exec, in, out, {3, 0, 1}), invalid_argument);
+  EXPECT_THROW(tilekit::permute(exec, in, out, {-1, 0, 1}), invalid_argument);
+  // Output extents that are not the permuted input extents.
+  EXPECT_THROW(tilekit::permute(exec, in, bad, {2, 0, 1}), invalid_argument);
+  EXPECT_THROW(tilekit::permute(exec, in, out, {0, 1, 2}), invalid_argument);
+  // Seed variants need rank 3.
+  V2 m("m", 3, 4), mt("mt", 4, 3);
+  EXPECT_THROW(tilekit::permute(exec, m, mt, {1, 0}, 1.0f, 0.0f, PermuteVariant::shared),
+               invalid_argument);
+  EXPECT_TRUE(still_poisoned(out));
+  EXPECT_TRUE(still_poisoned(bad));
+  // The same view, and overlapping memory.
+  V3 cube("cube", 5, 5, 5);
+  EXPECT_THROW(tilekit::permute(exec, cube, cube, {1, 0, 2}), invalid_argument);
+  Kokkos::View<float*, Mem> big("big", 400);
+  Kokkos::View<float***, Kokkos::LayoutRight, Mem, Kokkos::MemoryUnmanaged> a(big.data(), 4, 5, 6),
+      b(big.data() + 100, 6, 4, 5);
+  EXPECT_THROW(tilekit::permute(exec, a, b, {2, 0, 1}), invalid_argument);
+  // A team shape the backend cannot launch, a tile beyond the limit.
+  tilekit::PermuteOptions huge_team;
+  huge_team.team_rows = 1 << 20;
+  EXPECT_THROW(tilekit::permute(exec, in, out, {2, 0, 1}, 1.0f, 0.0f, PermuteVariant::fused,
+                                huge_team),
+               invalid_argument);
+  tilekit::PermuteOptions huge_tile;
+  huge_tile.tile = 4096;
+  EXPECT_THROW(tilekit::permute(exec, in, out, {2, 0, 1}, 1.0f, 0.0f, PermuteVariant::fused,
+                                huge_tile),
+               invalid_argument);
+  EXPECT_TRUE(still_poisoned(out));
+  // The message names the call, the extents and the permutation.
+  try {
+    tilekit::permute(exec, in, bad, {2, 0, 1});
+    FAIL() << "no exception";
+  } catch (const invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("tilekit::permute"), std::string::npos) << what;
+    EXPECT_NE(what.find("(6, 5, 4)"), std::string::npos) << what;
+    EXPECT_NE(what.find("(6, 4, 5)"), std::string::npos) << what;
+  }
+  try {
+    tilekit::permute(exec, in, out, {2, 2, 1});
+    FAIL() << "no exception";
+  } catch (const invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("[2, 2, 1]"), std::string::npos) << e.what();
+  }
+}
+
+TYPED_TEST(PermuteErrors, NonContiguousViewsAreRejected) {
+  using E = typename TypeParam::exec;
+  using Mem = typename E::memory_space;
+  E exec;
+  Kokkos::View<float***, Kokkos::LayoutRight, Mem> out("out", 7, 4, 5);
+  Kokkos::deep_copy(out, poison<float>());
+  // A padded allocation: rows of 7 floats on aligned strides.
+  Kokkos::View<float***, Kokkos::LayoutRight, Mem> in(Kokkos::view_alloc("in", Kokkos::AllowPadding),
+                                                      4, 5, 7);
+  if (in.span_is_contiguous()) GTEST_SKIP() << "this backend does not pad rows of 7 floats";
+  EXPECT_THROW(tilekit::permute(exec, in, out, {2, 0, 1}), tilekit::invalid_argument);
+  EXPECT_TRUE(still_poisoned(out));
+}
+
+TYPED_TEST(PermuteErrors, EmptyTensorsAreNoOps) {
+  using E = typename TypeParam::exec;
+  using V = Kokkos::View<float***, Kokkos::LayoutRight, typename E::memory_space>;
+  E exec;
+  V in("in", 0, 5, 3), out("out", 3, 0, 5);
+  for (auto v : tilekit::permute_variants)
+    EXPECT_NO_THROW(tilekit::permute(exec, in, out, {2, 0, 1}, 1.0f, 0.0f, v));
+  exec.fence();
+}
+
+// ------------------------------------------------- host-side logic alone
+
+using tilekit::impl::PermuteShape;
+
+PermuteShape shape(std::vector<index_t> n, std::vector<int> p) {
+  return tilekit::impl::row_major_shape(n, p, false);
+}
+
+TEST(PermuteFusion, MergesDimensionsThatStayAdjacent) {
+  using tilekit::impl::fuse;
+  EXPECT_EQ(fuse(shape({4, 5, 6}, {0, 1, 2})), shape({120}, {0}));
+  EXPECT_EQ(fuse(shape({4, 5, 6}, {1, 2, 0})), shape({4, 30}, {1, 0}));
+  EXPECT_EQ(fuse(shape({4, 5, 6}, {2, 0, 1})), shape({20, 6}, {1, 0}));
+  EXPECT_EQ(fuse(shape({4, 5, 6}, {2, 1, 0})), shape({4, 5, 6}, {2, 1, 0}));
+  EXPECT_EQ(fuse(shape({2, 3, 4, 5}, {0, 1, 3, 2})), shape({6, 4, 5}, {0, 2, 1}));
+  EXPECT_EQ(fuse(shape({2, 3, 4, 5}, {2, 3, 0, 1})), shape({6, 20}, {1, 0}));
+  // Extents of 1 drop out first, which can make more dimensions adjacent.
+  EXPECT_EQ(fuse(shape({4, 1, 6}, {2, 1, 0})), shape({4, 6}, {1, 0}));
+  EXPECT_EQ(fuse(shape({3, 1, 5}, {1, 0, 2})), shape({15}, {0}));
+  EXPECT_EQ(fuse(shape({1, 1, 1}, {2, 0, 1})).rank, 0);
+  // An empty tensor is left alone.
+  EXPECT_EQ(fuse(shape({4, 0, 6}, {2, 0, 1})), shape({4, 0, 6}, {2, 0, 1}));
+}
+
+TEST(PermuteFusion, LayoutLeftIsTheReversedRowMajorProblem) {
+  // Logical (a, b, c) -> (b, c, a) in LayoutLeft is, in memory, row-major
+  // (c, b, a) with output memory order (a, c, b) = input memory dims (2, 0, 1).
+  EXPECT_EQ(tilekit::impl::row_major_shape({4, 5, 6}, {1, 2, 0}, true), shape({6, 5, 4}, {2, 0, 1}));
+  EXPECT_EQ(tilekit::impl::row_major_shape({4, 5}, {1, 0}, true), shape({5, 4}, {1, 0}));
+}
+
+TEST(PermuteFusion, StridesAndSizesAre64Bit) {
+  const auto s = shape({3, index_t{1} << 20, index_t{1} << 12}, {2, 0, 1});
+  const auto f = tilekit::impl::fuse(s);
+  EXPECT_EQ(f, shape({3 * (index_t{1} << 20), index_t{1} << 12}, {1, 0}));
+  EXPECT_EQ(f.size(), 3 * (index_t{1} << 32));
+  EXPECT_EQ(f.output_strides()[1], 3 * (index_t{1} << 20));
+  const auto box = tilekit::impl::choose_box(f, 64, 64 * 64);
+  const auto L = tilekit::impl::make_tiled_layout(f, box, 1);
+  EXPECT_EQ(L.ntiles, (3 * (index_t{1} << 20) / 64) * ((index_t{1} << 12) / 64));
+  EXPECT_EQ(L.box[tilekit::impl::load_cols], 64);
+  EXPECT_EQ(L.box[tilekit::impl::store_cols], 64);
+  EXPECT_EQ(L.in_rows.offset(63), 63 * (index_t{1} << 12));
+  EXPECT_EQ(L.out_rows.offset(63), 63 * 3 * (index_t{1} << 20));
+}
+
+TEST(PermuteTiling, RunsSpanSmallDimensionsAndStayContiguous) {
+  using namespace tilekit::impl;
+  // Rank-6 reversal of small extents: both runs take two dimensions.
+  const auto f = fuse(shape({16, 32, 16, 32, 16, 32}, {5, 4, 3, 2, 1, 0}));
+  const auto box = choose_box(f, 64, 64 * 64);
+  EXPECT_EQ(box.load_run, (std::vector<int>{5, 4}));
+  EXPECT_EQ(box.store_run, (std::vector<int>{0, 1}));
+  const auto L = make_tiled_layout(f, box, 1);
+  EXPECT_EQ(L.box[load_cols], 64);
+  EXPECT_EQ(L.box[store_cols], 64);
+  EXPECT_EQ(L.box[load_rows], 64);
+  EXPECT_EQ(L.box[store_rows], 64);
+  // Swap of the two innermost of small extents: the whole 16 x 32 matrix is
+  // one box, and extra batch rows give the team work.
+  const auto g = fuse(shape({64, 64, 16, 32}, {0, 1, 3, 2}));
+  EXPECT_EQ(g, shape({4096, 16, 32}, {0, 2, 1}));
+  const auto gb = choose_box(g, 64, 64 * 64);
+  EXPECT_EQ(gb.chunk[1], 16);
+  EXPECT_EQ(gb.chunk[2], 32);
+  EXPECT_EQ(gb.extra, (std::vector<int>{0}));
+  const auto GL = make_tiled_layout(g, gb, 1);
+  EXPECT_EQ(GL.box[load_cols], 512);
+  EXPECT_EQ(GL.box[store_cols], 512);
+  EXPECT_GE(static_cast<index_t>(GL.box[load_rows]) * GL.box[load_cols], 2048);
+}
+
+TEST(PermuteBanks, PaddingRemovesTheConflictsOfThePermutedWrite) {
+  using namespace tilekit::impl;
+  // Seed 003's table for 4-byte elements, where our model agrees with it.
+  auto dims = [](std::array<int, 3> p) { auto d = bank_free_dims(p, 4); return std::pair{d.dy, d.dx}; };
+  EXPECT_EQ(dims({0, 2, 1}), (std::pair{8, 12}));
+  EXPECT_EQ(dims({1, 0, 2}), (std::pair{9, 8}));
+  EXPECT_EQ(dims({2, 1, 0}), (std::pair{12, 9}));
+  EXPECT_EQ(dims({0, 1, 2}), (std::pair{8, 8}));
+  std::array<int, 3> p = {0, 1, 2};
+  do {
+    for (std::size_t bytes : {4, 8, 16}) {
+      const auto d = bank_free_dims(p, bytes);
+      const int before = cube_bank_conflicts(p, 8, 8, bytes, true) + cube_bank_conflicts(p, 8, 8, bytes, false);
+      EXPECT_EQ(cube_bank_conflicts(p, d.dy, d.dx, bytes, true), 0) << bytes;
+      EXPECT_LE(cube_bank_conflicts(p, d.dy, d.dx, bytes, true) +
+                    cube_bank_conflicts(p, d.dy, d.dx, bytes, false),
+                before);
+    }
+  } while (std::next_permutation(p.begin(), p.end()));
+  // The unpadded (2, 1, 0) write hits one bank 4 times per warp: 112 extra
+  // wavefronts over the cube's 16 warps.
+  EXPECT_EQ(cube_bank_conflicts({2, 1, 0}, 8, 8, 4, true), 112);
+}
+
+}  // namespace
