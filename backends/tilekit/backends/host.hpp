@@ -1,0 +1,42 @@
+#pragma once
+// Data shared by the host backends (OpenMP, Serial): a team is one thread
+// (team size 1, vector length 1) and the tile loop is a plain loop the compiler
+// vectorises. Out of place, a 64 x 64 tile of 4-byte elements (16 KiB; 32 x 32
+// for 8-byte ones) gives each row 256 contiguous bytes to read and write, which
+// the hardware prefetchers follow; in place, two tiles of 32 x 32 (16 x 16)
+// stay in L1 together.
+#include <tilekit/backends/traits.hpp>
+
+namespace tilekit::backends {
+template <class Exec>
+struct HostTraits {
+  static constexpr int loads_in_flight = 1;
+  static constexpr long max_league = 1L << 30;
+  static TileConfig transpose_tile(std::size_t elem_bytes) {
+    return {elem_bytes >= 8 ? 32 : 64, 1, 1, 1};
+  }
+  static constexpr int stage_registers = 1;
+  static TileConfig transpose_inplace_tile(std::size_t elem_bytes) {
+    return {elem_bytes >= 8 ? 16 : 32, 1, 1, 1};
+  }
+  /// cmm: a team is one thread running every work item of a tile in turn, so
+  /// tiles are large (staging is amortised) and live in level-1 scratch.
+  static constexpr CmmShape cmm_shape(std::size_t elem_bytes, bool register_blocked) {
+    const int k = elem_bytes >= 8 ? 32 : 64;
+    if (!register_blocked) return {32, 32, 1, 1, k, 0, 4, 1, 1, 0};
+    return elem_bytes >= 8 ? CmmShape{32, 32, 4, 4, k, 0, 4, 1, 1, 0}
+                           : CmmShape{32, 16, 4, 8, k, 0, 4, 1, 1, 0};
+  }
+  /// reduce: one team per thread (Serial: one team), each reading its share as 32-byte loads, four
+  /// in flight; the ladder's 256-item block and 32-wide "warp" are loops.
+  static constexpr ReduceConfig reduce_config() { return {1, 1, 32, 4, 1, 256, 32}; }
+  /// permute: tile rows of 256 bytes (64 x 64 floats: 16 KiB, within L1);
+  /// longer runs than the transpose's cost fewer page walks per byte.
+  static TileConfig permute_tile(std::size_t elem_bytes) {
+    return {elem_bytes >= 16 ? 16 : elem_bytes >= 8 ? 32 : 64, 1, 1, 1};
+  }
+  static HardwareInfo hardware(const Exec& exec) {
+    return host_hardware(Exec::name(), exec.concurrency());
+  }
+};
+}  // namespace tilekit::backends
