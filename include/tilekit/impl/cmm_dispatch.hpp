@@ -175,10 +175,15 @@ class CmmPlan {
   void launch_tiled(const char* suffix, const T* a, const T* b, T* c, impl::Strides sa,
                     impl::Strides sb, impl::Strides sc, bool dry_run) const {
     using impl::index_t;
-    constexpr int P = backends::Traits<ExecSpace>::loads_in_flight;
     constexpr bool shared = Def.threads > 0;
     constexpr int max_threads = Def.min_teams <= 0 ? 0 : Def.team_rows * Def.team_cols;
-    using F = impl::CmmTiled<ExecSpace, T, RI, RJ, P, shared>;
+    // Elements of A and B each thread stages per k step in the default shape,
+    // held in registers up to the backend's staging budget (more: staged directly).
+    constexpr int def_threads = shared ? Def.threads : Def.team_rows * Def.team_cols;
+    constexpr int regs = backends::Traits<ExecSpace>::stage_registers;
+    constexpr int PA = impl::stage_count(RI * Def.team_rows * Def.k_step, def_threads, regs);
+    constexpr int PB = impl::stage_count(2 * RJ * Def.team_cols * Def.k_step, def_threads, regs);
+    using F = impl::CmmTiled<ExecSpace, T, RI, RJ, PA, PB, shared, Def.scratch_level>;
     using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<max_threads, Def.min_teams>>;
     const backends::CmmShape& s = shape_;
     const index_t n = static_cast<index_t>(n_), half = n / 2;
@@ -194,7 +199,7 @@ class CmmPlan {
     const index_t row_tiles = (n + tile_rows - 1) / tile_rows;
     const index_t set_tiles = (half + tile_sets - 1) / tile_sets;
     F f{a, b, c, n, half, sa, sb, sc, sa.row == 1 && n > 1, sb.row == 1 && n > 1,
-        s.team_rows, s.team_cols, s.k_step, s.group, s.scratch_level, lay, row_tiles, set_tiles,
+        s.team_rows, s.team_cols, s.k_step, s.group, lay, row_tiles, set_tiles,
         row_tiles * set_tiles};
     const std::size_t scratch = lay.template bytes<T>();
     const std::string shape_str = std::to_string(s.team_rows) + " x " +
@@ -202,14 +207,14 @@ class CmmPlan {
                                   std::to_string(team) + " threads";
     if (dry_run) {
       const std::size_t smax =
-          static_cast<std::size_t>(Policy(exec_, 1, 1, 1).scratch_size_max(s.scratch_level));
+          static_cast<std::size_t>(Policy(exec_, 1, 1, 1).scratch_size_max(Def.scratch_level));
       if (scratch > smax)
         detail::fail(where, "scratch tiles of " + std::to_string(scratch) +
                                 " bytes (team " + shape_str + ", k_step " +
                                 std::to_string(s.k_step) + ") exceed the " + std::to_string(smax) +
                                 " available per team on " + ExecSpace::name());
       const int tmax = Policy(exec_, 1, 1, 1)
-                           .set_scratch_size(s.scratch_level, Kokkos::PerTeam(scratch))
+                           .set_scratch_size(Def.scratch_level, Kokkos::PerTeam(scratch))
                            .team_size_max(f, Kokkos::ParallelForTag());
       if (team > tmax)
         detail::fail(where, "a team of " + shape_str + " exceeds the " + std::to_string(tmax) +
@@ -218,7 +223,7 @@ class CmmPlan {
     }
     Policy p(exec_, impl::league_for(row_tiles * set_tiles, backends::Traits<ExecSpace>::max_league),
              team, 1);
-    p.set_scratch_size(s.scratch_level, Kokkos::PerTeam(scratch));
+    p.set_scratch_size(Def.scratch_level, Kokkos::PerTeam(scratch));
     Kokkos::parallel_for(opts_.label + suffix, p, f);
   }
 

@@ -76,6 +76,13 @@ struct CmmScratchLayout {
   }
 };
 
+/// Elements per thread of a block of `elements` staged by `threads`, capped
+/// at the `regs` registers a backend gives staging (at least 1).
+constexpr int stage_count(int elements, int threads, int regs) {
+  const int per = (elements + threads - 1) / threads;
+  return per < 1 ? 1 : (per < regs ? per : regs);
+}
+
 /// W consecutive elements read from scratch as one aligned unit.
 template <class T, int W>
 struct alignas(W * sizeof(T)) Pack {
@@ -96,7 +103,7 @@ struct alignas(W * sizeof(T)) Pack {
 /// element is used, because both parities are in the tile. The team's threads
 /// (vector length 1) stage with consecutive threads on consecutive addresses;
 /// two buffers alternate: right after a step's barrier each thread loads its
-/// first P elements of the next step into registers, computes the current
+/// first PA (PB) elements of A's (B's) next step into registers, computes the current
 /// step while they arrive, and stores them into the other buffer before the
 /// next barrier - one barrier per step. With Shared = false (GPU) a team
 /// has one thread per work item, whose sums stay in registers; with Shared =
@@ -104,7 +111,7 @@ struct alignas(W * sizeof(T)) Pack {
 /// item of the tile), their sums live in scratch and are updated in place,
 /// which the compiler vectorises along the column sets. RI = RJ = 1 is the
 /// "tiled" variant: one output per work item.
-template <class Exec, class T, int RI, int RJ, int P, bool Shared>
+template <class Exec, class T, int RI, int RJ, int PA, int PB, bool Shared, int Level>
 struct CmmTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   static constexpr int W = sizeof(T) >= 16 ? 1 : static_cast<int>(16 / sizeof(T));
@@ -123,7 +130,7 @@ struct CmmTiled {
   Strides sa, sb, sc;
   bool a_col_major, b_col_major;  // which tile index runs along memory
   int tr_count, tc_count;         // work items of a tile (tr_count even)
-  int k_step, group, level;
+  int k_step, group;
   CmmScratchLayout lay;
   index_t row_tiles, set_tiles, ntiles;
 
@@ -202,7 +209,55 @@ struct CmmTiled {
     KOKKOS_INLINE_FUNCTION bool active() const { return og < step && lane < along; }
   };
 
-  // Loads this thread's first P elements of a block into registers.
+  // The fast form of a share, worked out once per kernel: when every thread
+  // has one position per line (lanes >= along), element e of a whole block
+  // lies at origin[off + e * doff] and goes to scratch slot + e * dslot (e <
+  // count), so staging a step costs an add per element. `linear` is false
+  // where the slots do not advance evenly (an odd step over the lines that
+  // carry the row or column parity); such shares take the general path.
+  struct Lane {
+    index_t off = 0, doff = 0;
+    int slot = 0, dslot = 0, count = 0;
+    bool linear = false;
+  };
+  template <class Slot>
+  KOKKOS_INLINE_FUNCTION static Lane lane_of(const Share& sh, index_t ls, index_t as,
+                                             const Slot& slot) {
+    Lane l;
+    if (sh.lanes < sh.along) return l;
+    l.count = sh.active() ? (sh.lines - sh.og + sh.step - 1) / sh.step : 0;
+    l.off = sh.og * ls + sh.lane * as;
+    l.doff = sh.step * ls;
+    l.slot = slot(sh.og, sh.lane);
+    l.dslot = l.count > 1 ? slot(sh.og + sh.step, sh.lane) - l.slot : 0;
+    l.linear = true;
+    for (int e = 2; e < l.count; ++e)
+      if (slot(sh.og + e * sh.step, sh.lane) != l.slot + e * l.dslot) l.linear = false;
+    return l;
+  }
+  // Fast staging of a whole block (lane l of a linear share): the first P
+  // elements from global memory (block origin o) into registers, then into
+  // buffer s, and the rest directly.
+  template <int P>
+  KOKKOS_FORCEINLINE_FUNCTION static void fetch_whole(const T* o, const Lane& l, T (&v)[P]) {
+    const T* p = o + l.off;
+TILEKIT_UNROLL
+    for (int q = 0; q < P; ++q)
+      if (q < l.count) v[q] = p[q * l.doff];
+  }
+  template <int P>
+  KOKKOS_FORCEINLINE_FUNCTION static void put_whole(const T* o, const Lane& l, const T (&v)[P],
+                                                    T* s) {
+    T* const d = s + l.slot;
+TILEKIT_UNROLL
+    for (int q = 0; q < P; ++q)
+      if (q < l.count) d[q * l.dslot] = v[q];
+    for (int q = P; q < l.count; ++q) d[q * l.dslot] = o[l.off + q * l.doff];
+  }
+
+  // General staging (edge tiles and steps, non-linear shares): loads this
+  // thread's first P elements of a block into registers, zero outside the matrix.
+  template <int P>
   KOKKOS_INLINE_FUNCTION static void fetch(const Block& blk, const Share& sh, T (&v)[P]) {
     const T* p = blk.origin + sh.og * blk.ls + sh.lane * blk.as;
     const index_t dq = sh.step * blk.ls;
@@ -212,9 +267,9 @@ TILEKIT_UNROLL
       v[q] = (lane_in && sh.og + q * sh.step < blk.line_limit) ? p[q * dq] : T(0);
   }
   // Stores the fetched elements into buffer s, then stages the rest directly.
-  template <class Slot>
-  KOKKOS_INLINE_FUNCTION static void put(const Block& blk, const Share& sh, const T (&v)[P],
-                                         T* s, const Slot& slot) {
+  template <int P, class Slot>
+  KOKKOS_INLINE_FUNCTION static void put(const Block& blk, const Share& sh, const T (&v)[P], T* s,
+                                         const Slot& slot) {
     if (!sh.active()) return;
 TILEKIT_UNROLL
     for (int q = 0; q < P; ++q) {
@@ -261,6 +316,7 @@ TILEKIT_UNROLL
     const T* pb = s + 2 * lay.plane_a + it.tc * VJ;
     const T* pb_even_k = pb + (it.p ^ 1) * lay.plane_b + lay.ldb;
     const T* pb_odd_k = pb + it.p * lay.plane_b;
+TILEKIT_UNROLL_4
     for (int kk = 0; kk < kk_end; kk += 2) {
       fma_k(pa, pb_even_k, acc);
       fma_k(pa + lay.lda, pb_odd_k, acc);
@@ -306,35 +362,54 @@ TILEKIT_UNROLL
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    T* const scratch = static_cast<T*>(team.team_scratch(level).get_shmem_aligned(
+    // Level is compile-time: a GPU compiler then knows level-0 scratch is
+    // shared memory and reads it with shared-memory loads, not generic ones.
+    T* const scratch = static_cast<T*>(team.team_scratch(Level).get_shmem_aligned(
         lay.template bytes<T>() - 64, 64));
     const int tid = team.team_rank(), nt = team.team_size();
     const index_t nsteps = (n + k_step - 1) / k_step;
     const Share a_share(a_lines(), a_along(), tid, nt), b_share(b_lines(), b_along(), tid, nt);
     auto a_at = [this](int o, int x) { return a_slot(o, x); };
     auto b_at = [this](int o, int x) { return b_slot(o, x); };
+    const Lane a_lane = a_col_major ? lane_of(a_share, sa.col, sa.row, a_at)
+                                    : lane_of(a_share, sa.row, sa.col, a_at);
+    const Lane b_lane = b_col_major ? lane_of(b_share, sb.col, sb.row, b_at)
+                                    : lane_of(b_share, sb.row, sb.col, b_at);
+    const Item mine(*this, tid);  // this thread's work item when it runs one
     for (index_t t = team.league_rank(); t < ntiles; t += team.league_size()) {
       index_t rt, st;
       tile_of(t, rt, st);
       const index_t i0 = rt * tile_rows(), j0 = st * tile_sets();
       [[maybe_unused]] T acc[RI][RJ];
       if constexpr (!Shared) zero(acc);
-      T va[P], vb[P];
-      fetch(a_block(i0, 0), a_share, va);
-      fetch(b_block(j0, 0), b_share, vb);
+      // Block origins at k0 = 0; whole tiles (all but the last row or column
+      // of tiles) with a whole k step stage through the fast path.
+      const T* const a0 = a + i0 * sa.row;
+      const T* const b0 = b + 2 * j0 * sb.col;
+      const bool a_fast = a_lane.linear && i0 + tile_rows() <= n;
+      const bool b_fast = b_lane.linear && 2 * (j0 + tile_sets()) <= n;
+      T va[PA], vb[PB];
+      auto fetch_step = [&](index_t k0) {
+        const bool whole_k = k0 + k_step <= n;
+        if (a_fast && whole_k) fetch_whole(a0 + k0 * sa.col, a_lane, va);
+        else fetch(a_block(i0, k0), a_share, va);
+        if (b_fast && whole_k) fetch_whole(b0 + k0 * sb.row, b_lane, vb);
+        else fetch(b_block(j0, k0), b_share, vb);
+      };
+      fetch_step(0);
       // Step si: store the fetched step into buffer si & 1 (last read by step
       // si - 2, which every thread finished before the previous barrier),
       // barrier, fetch step si + 1 into registers, compute step si.
       for (index_t si = 0; si < nsteps; ++si) {
         T* cur = scratch + (si & 1) * lay.buffer;
         const index_t k0 = si * k_step;
-        put(a_block(i0, k0), a_share, va, cur, a_at);
-        put(b_block(j0, k0), b_share, vb, cur, b_at);
+        const bool whole_k = k0 + k_step <= n;
+        if (a_fast && whole_k) put_whole(a0 + k0 * sa.col, a_lane, va, cur);
+        else put(a_block(i0, k0), a_share, va, cur, a_at);
+        if (b_fast && whole_k) put_whole(b0 + k0 * sb.row, b_lane, vb, cur);
+        else put(b_block(j0, k0), b_share, vb, cur, b_at);
         team.team_barrier();
-        if (si + 1 < nsteps) {
-          fetch(a_block(i0, k0 + k_step), a_share, va);
-          fetch(b_block(j0, k0 + k_step), b_share, vb);
-        }
+        if (si + 1 < nsteps) fetch_step(k0 + k_step);
         const int kk_end = static_cast<int>(Kokkos::min<index_t>(k_step, n - k0));
         if constexpr (Shared) {
           T* const sums = scratch + 2 * lay.buffer;
@@ -351,14 +426,14 @@ TILEKIT_UNROLL
             }
           }
         } else {
-          steps(cur, kk_end, Item(*this, tid), acc);
+          steps(cur, kk_end, mine, acc);
         }
       }
       if constexpr (Shared) {
         T* const sums = scratch + 2 * lay.buffer;
         for (int v = tid; v < tr_count * tc_count; v += nt) store(i0, j0, Item(*this, v), sums_of(sums, v));
       } else {
-        store(i0, j0, Item(*this, tid), acc);
+        store(i0, j0, mine, acc);
       }
       team.team_barrier();  // the next tile's first store reuses buffer 0
     }

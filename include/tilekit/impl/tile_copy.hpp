@@ -14,6 +14,12 @@
 #else
 #define TILEKIT_UNROLL _Pragma("GCC unroll 16")
 #endif
+// Unrolling by 4 of a loop with a run-time count (a remainder loop follows).
+#if defined(__CUDACC__) || defined(__clang__)
+#define TILEKIT_UNROLL_4 _Pragma("unroll 4")
+#else
+#define TILEKIT_UNROLL_4 _Pragma("GCC unroll 4")
+#endif
 
 namespace tilekit::impl {
 
