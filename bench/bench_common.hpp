@@ -1,6 +1,7 @@
 #pragma once
 // Shared by every bench_<family>.cpp: Kokkos set-up, manual timing between
-// fences, GB/s and "% of copy" counters, and the run's context (device,
+// fences (one call per sample: timed(); batches of calls over rotated inputs:
+// throughput()), GB/s and "% of copy" counters, and the run's context (device,
 // Kokkos configuration, commit) in the JSON output.
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
@@ -13,6 +14,7 @@
 
 #include "kokkos_context.hpp"
 #include "report.hpp"
+#include "throughput.hpp"
 
 namespace tilekit::bench {
 
@@ -55,12 +57,57 @@ void timed(benchmark::State& state, const Exec& exec, double bytes, const char* 
   if (peak > 0) state.counters["pct_peak"] = 100.0 * gbps / peak;
 }
 
+/// Throughput timing (throughput.hpp): the benchmark's one iteration reports
+/// the median time per call of batches of back-to-back calls fn(k), k the
+/// running call number with which the caller rotates over `buffers` inputs
+/// (report::Rotation). Counters as timed()'s, plus latency_us (one call alone
+/// between fences), calls (per sample) and buffers. Register with
+/// add_throughput(). A benchmark that calls both this and timed() for the
+/// same bytes compares with whichever copy ran last.
+template <class Exec, class Fn>
+void throughput(benchmark::State& state, const Exec& exec, double bytes, const char* dtype,
+                bool is_copy, int buffers, Fn&& fn) {
+  report::Throughput t;
+  for (auto _ : state) {
+    t = report::time_throughput(exec, fn);
+    state.SetIterationTime(t.ms * 1e-3);
+  }
+  const double gbps = bytes / (t.ms * 1e-3) / 1e9;
+  state.counters["GB/s"] = gbps;
+  state.counters["bytes"] = bytes;
+  state.counters["latency_us"] = t.latency_ms * 1e3;
+  state.counters["calls"] = t.calls;
+  state.counters["buffers"] = buffers;
+  const auto key = baseline_key(Exec::name(), dtype, bytes);
+  if (is_copy) {
+    copy_baseline()[key] = gbps;
+  } else if (auto it = copy_baseline().find(key); it != copy_baseline().end()) {
+    state.counters["pct_copy"] = 100.0 * gbps / it->second;
+  }
+  const double peak = hardware_info(exec).peak_gbps;
+  if (peak > 0) state.counters["pct_peak"] = 100.0 * gbps / peak;
+}
+
+/// Buffers to rotate over for inputs of `bytes` each on exec's device
+/// (report::rotation_count of twice its largest cache).
+template <class Exec>
+int rotation_count(const Exec& exec, double bytes) {
+  return report::rotation_count(bytes, report::rotation_bytes(hardware_info(exec)));
+}
+
 /// Registers a benchmark that uses manual time and reports in microseconds.
 inline benchmark::internal::Benchmark* add(const std::string& name,
                                            std::function<void(benchmark::State&)> fn) {
   return benchmark::RegisterBenchmark(name.c_str(), std::move(fn))
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond);
+}
+
+/// Registers a benchmark timed by throughput(): one iteration (it takes its
+/// own samples and reports their median).
+inline benchmark::internal::Benchmark* add_throughput(
+    const std::string& name, std::function<void(benchmark::State&)> fn) {
+  return add(name, std::move(fn))->Iterations(1);
 }
 
 /// Runs Kokkos, the registration callback, and Google Benchmark with context.

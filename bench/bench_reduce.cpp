@@ -2,7 +2,10 @@
 // parallel_reduce and the production sum (plain and compensated) at n = 2^20 ..
 // 2^30 floats on a GPU (2^20 .. 2^26 on the CPU) and a few double sizes, plus
 // seed 004's ladder at 2^26 floats. GB/s counts bytes read; pct_copy compares
-// with the deep_copy of the same buffer, pct_cub with CUB's sum of it.
+// with the deep_copy of the same buffers, pct_cub with CUB's sum of them.
+// Every row is timed for throughput (bench::throughput: batches of
+// back-to-back calls over inputs rotated through twice the L2, median per
+// call); latency_us is one call alone between fences.
 //   bench_reduce --benchmark_filter=/Cuda/ --benchmark_out=reduce.json --benchmark_out_format=json
 #include <tilekit/reduce.hpp>
 
@@ -15,14 +18,18 @@
 namespace {
 using namespace tilekit;
 
+/// Inputs a(k) and copy destinations b(k), k % count: one buffer each once
+/// n elements exceed twice the cache, else enough to exceed it together.
 template <class Exec, class T>
 struct Buffers {
   using Mem = typename Exec::memory_space;
-  Kokkos::View<T*, Mem> a, b;
+  report::Rotation<T, Mem> a, b;
   Kokkos::View<sum_t<T>, Mem> r;
   Kokkos::View<T, Mem> rc;
-  explicit Buffers(std::int64_t n) : a("a", n), b("b", n), r("r"), rc("rc") {
-    Kokkos::deep_copy(a, T(1));
+  Buffers(const Exec& exec, std::int64_t n, int count)
+      : a(exec, "a", n, count), b(exec, "b", n, count), r("r"), rc("rc") {
+    for (int k = 0; k < count; ++k) Kokkos::deep_copy(exec, a(k), T(1));
+    exec.fence();
   }
 };
 
@@ -40,61 +47,70 @@ void register_size(const char* dtype, std::int64_t n, bool ladder) {
       std::string("/") + Exec::name() + "/" + dtype + "/" + std::to_string(n);
   // One allocation per (space, type, size), shared by its benchmarks.
   auto buf = std::make_shared<std::unique_ptr<Buffers<Exec, T>>>();
-  auto get = [buf, n]() -> Buffers<Exec, T>& {
-    if (!*buf) *buf = std::make_unique<Buffers<Exec, T>>(n);
+  auto get = [buf, n, read]() -> Buffers<Exec, T>& {
+    Exec exec;
+    if (!*buf)
+      *buf = std::make_unique<Buffers<Exec, T>>(exec, n, bench::rotation_count(exec, read));
     return **buf;
   };
   auto pct_cub = [key](benchmark::State& s) {
     if (auto it = cub_baseline().find(key); it != cub_baseline().end())
       s.counters["pct_cub"] = 100.0 * s.counters["GB/s"].value / it->second;
   };
-  bench::add("copy" + suffix, [=](benchmark::State& s) {
+  // Throughput of fn(k), k the running call number (its input is B.a(k)).
+  auto measure = [](benchmark::State& s, const Buffers<Exec, T>& B, double bytes,
+                    const char* dt, bool is_copy, auto&& fn) {
+    bench::throughput(s, Exec(), bytes, dt, is_copy, B.a.count(), fn);
+  };
+  bench::add_throughput("copy" + suffix, [=](benchmark::State& s) {
     auto& B = get();
     Exec exec;
-    bench::timed(s, exec, 2 * read, dtype, true, [&] { Kokkos::deep_copy(exec, B.b, B.a); });
+    measure(s, B, 2 * read, dtype, true,
+            [&](std::int64_t k) { Kokkos::deep_copy(exec, B.b(k), B.a(k)); });
     // The reduce rows read `read` bytes: file the copy under their key too.
     bench::copy_baseline()[key] = s.counters["GB/s"].value;
   });
 #if defined(TILEKIT_HAVE_CUB)
   if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
-    bench::add("cub" + suffix, [=](benchmark::State& s) {
+    bench::add_throughput("cub" + suffix, [=](benchmark::State& s) {
       auto& B = get();
       Exec exec;
       vendor::CubSum<T, sum_t<T>> cub(exec, n);
-      bench::timed(s, exec, read, dtype, false, [&] { cub(B.a.data(), B.r.data()); });
+      measure(s, B, read, dtype, false, [&](std::int64_t k) { cub(B.a(k).data(), B.r.data()); });
       cub_baseline()[key] = s.counters["GB/s"].value;
     });
   }
 #endif
-  bench::add("kokkos" + suffix, [=](benchmark::State& s) {
+  bench::add_throughput("kokkos" + suffix, [=](benchmark::State& s) {
     auto& B = get();
     Exec exec;
-    ReduceStepPlan plan(exec, B.a, ReduceStep::kokkos);
-    bench::timed(s, exec, read, dtype, false, [&] { plan.execute(B.a, B.r); });
+    ReduceStepPlan plan(exec, B.a(0), ReduceStep::kokkos);
+    measure(s, B, read, dtype, false, [&](std::int64_t k) { plan.execute(B.a(k), B.r); });
     pct_cub(s);
   });
-  bench::add("sum" + suffix, [=](benchmark::State& s) {
+  bench::add_throughput("sum" + suffix, [=](benchmark::State& s) {
     auto& B = get();
     Exec exec;
-    ReducePlan plan(exec, B.a, Sum{});
-    bench::timed(s, exec, read, dtype, false, [&] { plan.execute(B.a, B.r); });
+    ReducePlan plan(exec, B.a(0), Sum{});
+    measure(s, B, read, dtype, false, [&](std::int64_t k) { plan.execute(B.a(k), B.r); });
+    s.counters["teams"] = static_cast<double>(plan.league());
     pct_cub(s);
   });
-  bench::add("sum_compensated" + suffix, [=](benchmark::State& s) {
+  bench::add_throughput("sum_compensated" + suffix, [=](benchmark::State& s) {
     auto& B = get();
     Exec exec;
-    ReducePlan plan(exec, B.a, CompensatedSum{});
-    bench::timed(s, exec, read, dtype, false, [&] { plan.execute(B.a, B.rc); });
+    ReducePlan plan(exec, B.a(0), CompensatedSum{});
+    measure(s, B, read, dtype, false, [&](std::int64_t k) { plan.execute(B.a(k), B.rc); });
     pct_cub(s);
   });
   if (ladder) {
     for (auto step : {ReduceStep::naive, ReduceStep::strided, ReduceStep::sequential,
                       ReduceStep::first_add, ReduceStep::unroll_last, ReduceStep::multiple}) {
-      bench::add(std::string(to_string(step)) + suffix, [=](benchmark::State& s) {
+      bench::add_throughput(std::string(to_string(step)) + suffix, [=](benchmark::State& s) {
         auto& B = get();
         Exec exec;
-        ReduceStepPlan plan(exec, B.a, step);
-        bench::timed(s, exec, read, dtype, false, [&] { plan.execute(B.a, B.r); });
+        ReduceStepPlan plan(exec, B.a(0), step);
+        measure(s, B, read, dtype, false, [&](std::int64_t k) { plan.execute(B.a(k), B.r); });
       });
     }
   }

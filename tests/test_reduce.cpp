@@ -213,6 +213,54 @@ TYPED_TEST(Reduce, LaunchShapeOverrides) {
   }
 }
 
+TYPED_TEST(Reduce, EvenSplitOfRows) {
+  // The backend's team shape with league caps that leave teams uneven shares
+  // (one row more or less), shares that are not whole rounds of loads, more
+  // teams than rows, and unaligned starts: every element is reduced once.
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using U = Kokkos::View<T*, typename E::memory_space, Kokkos::MemoryUnmanaged>;
+  std::vector<T> h;
+  for (i64 n : {i64(3), i64(1000), i64(65537), i64(300007)}) {
+    auto buf = make_data<E, T>(n + 3, small_value, h);
+    for (int teams : {1, 2, 3, 7, 64, 1000}) {
+      tilekit::ReduceOptions o;
+      o.teams = teams;
+      for (i64 off : {0, 3}) {
+        U v(buf.data() + off, n);
+        check_all_ops<E, T>(v, reference(h.data() + off, n), n, o);
+        tilekit::ReducePlan plan(E(), v, tilekit::Sum{}, o);
+        EXPECT_GE(plan.league(), 1);
+        EXPECT_LE(plan.league(), teams) << "n = " << n;
+        EXPECT_EQ(plan.league_cap(), teams);
+      }
+    }
+  }
+}
+
+TYPED_TEST(Reduce, DefaultLeagueIsBoundedAndGrowsWithSize) {
+  // The default league: at most the backend's cap, and never more teams than
+  // there are rounds of loads to share (no idle teams at small sizes).
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using Mem = typename E::memory_space;
+  E exec;
+  const auto c = tilekit::backends::Traits<E>::reduce_config();
+  const i64 threads = i64(c.team_rows) * c.vector;
+  const i64 W = c.load_bytes > int(sizeof(T)) ? c.load_bytes / i64(sizeof(T)) : 1;
+  i64 prev = 0;
+  for (i64 n : {i64(0), i64(1) << 10, i64(1) << 16, i64(1) << 20, i64(1) << 24}) {
+    Kokkos::View<T*, Mem> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "v"), n);
+    tilekit::ReducePlan plan(exec, v, tilekit::Sum{});
+    const i64 rows = n / W / threads;  // a fresh allocation is aligned
+    const i64 rounds = (rows + c.loads - 1) / c.loads;
+    EXPECT_EQ(plan.league(), std::max<i64>(1, std::min<i64>(plan.league_cap(), rounds)))
+        << "n = " << n;
+    EXPECT_GE(plan.league(), prev);
+    prev = plan.league();
+  }
+}
+
 // ------------------------------------------------------------------ 2^26
 template <class C>
 class ReduceSeedSize : public ::testing::Test {};
@@ -268,6 +316,16 @@ TYPED_TEST(ReduceFloat, WithinTheStatedBound) {
       EXPECT_LE(std::abs(static_cast<double>(sp.execute(v)) - exact), sp.error_bound(exact))
           << "n = " << n << " step " << tilekit::to_string(s);
     }
+  }
+  // Other league caps: the bound follows the shares and the partials' join.
+  for (int teams : {1, 3, 100, 5000}) {
+    const i64 n = 3000017;
+    auto v = make_data<E, T>(n, value_of, h);
+    const double exact = static_cast<double>(reference(h.data(), n).sum);
+    tilekit::ReduceOptions o;
+    o.teams = teams;
+    tilekit::ReducePlan plan(exec, v, tilekit::Sum{}, o);
+    EXPECT_LE(std::abs(plan.execute(v) - exact), plan.error_bound(exact)) << "teams " << teams;
   }
   // 0.1 repeated: plain sums drift, the compensated sum must stay within its bound.
   for (i64 n : {i64(1) << 20, i64(3000017)}) {

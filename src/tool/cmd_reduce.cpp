@@ -1,7 +1,11 @@
 // `tilekit reduce`: seed 004's table (every step of the ladder, with its time,
 // GB/s of bytes read, step and cumulative speedup), Kokkos' parallel_reduce,
 // the production reduce (every operation), and in CUDA builds CUB's sum, all
-// against the deep_copy of the same buffer measured in the same run.
+// against the deep_copy of the same buffers measured in the same run. Every
+// row is timed for throughput (throughput.hpp: batches of back-to-back calls
+// over inputs rotated through twice the cache, median time per call), with
+// one call alone between fences beside it (latency_ms). `--teams` takes a list:
+// the production rows run once per value (a sweep of the league cap).
 #include <tilekit/reduce.hpp>
 
 #include <algorithm>
@@ -10,7 +14,7 @@
 
 #include "common.hpp"
 #include "subcommand.hpp"
-#include "timing.hpp"
+#include "throughput.hpp"
 #include "vendor_reduce.hpp"
 
 namespace tilekit::tool {
@@ -21,6 +25,7 @@ struct Options {
   std::vector<std::int64_t> n = {std::int64_t{1} << 26};
   std::string variant = "all";
   ReduceOptions shape;
+  std::vector<int> teams;  ///< league caps of the production rows (empty: the backend's)
 };
 
 const ReduceStep kLadder[] = {ReduceStep::naive,      ReduceStep::strided,
@@ -66,17 +71,21 @@ void for_each_reduce_dtype(const std::string& which, Fn&& fn) {
 }
 
 template <class Exec, class T>
-bool run_case(const Options& o, const Exec& exec, std::int64_t n, double peak,
+bool run_case(const Options& o, const Exec& exec, std::int64_t n, const HardwareInfo& hw,
               report::Report& rep) {
   using Mem = typename Exec::memory_space;
   using S = sum_t<T>;
-  Kokkos::View<T*, Mem> a(Kokkos::view_alloc(exec, "tilekit::tool::a"), n);
-  Kokkos::View<T*, Mem> b(Kokkos::view_alloc(exec, "tilekit::tool::b"), n);
-  fill_pattern(exec, a);
+  const double read = static_cast<double>(n) * sizeof(T);
+  // Inputs a(k) and copy destinations b(k), k % count, all holding the same
+  // data: one buffer each when n elements exceed twice the cache.
+  const int count = report::rotation_count(read, report::rotation_bytes(hw));
+  report::Rotation<T, Mem> a(exec, "tilekit::tool::a", n, count);
+  report::Rotation<T, Mem> b(exec, "tilekit::tool::b", n, count);
+  for (int k = 0; k < count; ++k) fill_pattern(exec, a(k));
   exec.fence();
+  const auto a0 = a(0);  // the checked call's input
   const Reference ref = o.common.check ? reference(n) : Reference{};
   const double sum_abs = static_cast<double>(ref.sum);  // the data are >= 0
-  const double read = static_cast<double>(n) * sizeof(T);
 
   auto wanted = split_list(o.variant);
   auto selected = [&](const std::string& v) {
@@ -84,7 +93,7 @@ bool run_case(const Options& o, const Exec& exec, std::int64_t n, double peak,
   };
   bool ok = true;
   double copy_gbps = 0, naive_ms = 0, prev_ms = 0, cub_ms = 0;
-  auto add_row = [&](const std::string& variant, const report::Timing& t, double bytes,
+  auto add_row = [&](const std::string& variant, const report::Throughput& t, double bytes,
                      bool checked, bool good) -> report::Row& {
     report::Row row;
     row.op = "reduce";
@@ -92,10 +101,13 @@ bool run_case(const Options& o, const Exec& exec, std::int64_t n, double peak,
     row.space = Exec::name();
     row.shape = {n};
     row.dtype = std::string(dtype_name<T>());
-    row.ms = t.median_ms;
+    row.ms = t.ms;
     row.bytes = bytes;
     row.verified = checked && good;
-    report::finish_row(row, copy_gbps, peak);
+    report::finish_row(row, copy_gbps, hw.peak_gbps);
+    row.extra["latency_ms"] = t.latency_ms;
+    row.extra["calls"] = t.calls;
+    row.extra["buffers"] = count;
     if (checked && !good) row.extra["error"] = "WRONG RESULT";
     ok = ok && (!checked || good);
     rep.rows.push_back(row);
@@ -106,36 +118,46 @@ bool run_case(const Options& o, const Exec& exec, std::int64_t n, double peak,
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), view);
     return h();
   };
-  auto timed = [&](auto&& fn) { return report::time_median(exec, o.common.reps, fn); };
+  report::ThroughputOptions topt;
+  topt.samples = o.common.reps;
+  // fn(x) for the inputs x = a(k) of the running calls k.
+  auto timed = [&](auto&& fn) {
+    return report::time_throughput(exec, [&](std::int64_t k) { fn(a(k)); }, topt);
+  };
 
   // The baseline: deep_copy of the same n elements (bytes read + written).
   {
-    auto t = timed([&] { Kokkos::deep_copy(exec, b, a); });
+    auto t = report::time_throughput(
+        exec, [&](std::int64_t k) { Kokkos::deep_copy(exec, b(k), a(k)); }, topt);
     add_row("copy", t, 2 * read, false, false);
     copy_gbps = rep.rows.back().gbps;
   }
 
   Kokkos::View<S, Mem> rs("tilekit::tool::sum");
+  ReduceOptions ladder_shape = o.shape;  // step 6 takes the first --teams value
+  if (!o.teams.empty()) ladder_shape.teams = o.teams.front();
   // The ladder: step speedup over the previous rung, cumulative over naive.
   for (auto step : kLadder) {
     const std::string name(to_string(step));
     if (!selected(name)) continue;
-    ReduceStepPlan plan(exec, a, step, o.shape);
+    ReduceStepPlan plan(exec, a0, step, ladder_shape);
     Kokkos::deep_copy(exec, rs, S(-7));
-    plan.execute(a, rs);
+    plan.execute(a0, rs);
     const bool good = !o.common.check || sum_ok(fetch(rs), ref.sum, plan.error_bound(sum_abs));
-    auto& row = add_row(name, timed([&] { plan.execute(a, rs); }), read, o.common.check, good);
+    auto& row = add_row(name, timed([&](const auto& x) { plan.execute(x, rs); }), read,
+                        o.common.check, good);
     if (naive_ms > 0) row.speedup = naive_ms / row.ms;
     if (prev_ms > 0) row.extra["step_speedup"] = prev_ms / row.ms;
     if (step == ReduceStep::naive) naive_ms = row.ms;
     prev_ms = row.ms;
   }
   if (selected("kokkos")) {
-    ReduceStepPlan plan(exec, a, ReduceStep::kokkos, o.shape);
+    ReduceStepPlan plan(exec, a0, ReduceStep::kokkos, o.shape);
     Kokkos::deep_copy(exec, rs, S(-7));
-    plan.execute(a, rs);
+    plan.execute(a0, rs);
     const bool good = !o.common.check || sum_ok(fetch(rs), ref.sum, plan.error_bound(sum_abs));
-    auto& row = add_row("kokkos", timed([&] { plan.execute(a, rs); }), read, o.common.check, good);
+    auto& row = add_row("kokkos", timed([&](const auto& x) { plan.execute(x, rs); }), read,
+                        o.common.check, good);
     if (naive_ms > 0) row.speedup = naive_ms / row.ms;
   }
 #if defined(TILEKIT_HAVE_CUB)
@@ -143,51 +165,58 @@ bool run_case(const Options& o, const Exec& exec, std::int64_t n, double peak,
     if (selected("cub")) {
       vendor::CubSum<T, S> cub(exec, n);
       Kokkos::deep_copy(exec, rs, S(-7));
-      cub(a.data(), rs.data());
+      cub(a0.data(), rs.data());
       // CUB documents no order: any order's bound, (n - 1) u sum|x|.
       const double u = std::is_floating_point_v<T> ? std::numeric_limits<S>::epsilon() / 2 : 0;
       const bool good = !o.common.check || sum_ok(fetch(rs), ref.sum, n * u * sum_abs);
-      auto& row =
-          add_row("cub", timed([&] { cub(a.data(), rs.data()); }), read, o.common.check, good);
+      auto& row = add_row("cub", timed([&](const auto& x) { cub(x.data(), rs.data()); }), read,
+                          o.common.check, good);
       if (naive_ms > 0) row.speedup = naive_ms / row.ms;
       cub_ms = row.ms;
     }
   }
 #endif
 
-  // The production reduce, every operation.
+  // The production reduce, every operation, once per --teams value.
+  ReduceOptions shape = o.shape;
   auto production = [&](auto op, auto&& good_of) {
     using Op = decltype(op);
     const std::string name(op_name<Op>());
     if (!selected(name)) return;
-    ReducePlan plan(exec, a, op, o.shape);
+    ReducePlan plan(exec, a0, op, shape);
     using R = typename decltype(plan)::result_type;
     Kokkos::View<R, Mem> r("tilekit::tool::result");
-    plan.execute(a, r);
+    plan.execute(a0, r);
     const bool good = !o.common.check || good_of(fetch(r), plan);
-    auto& row = add_row(name, timed([&] { plan.execute(a, r); }), read, o.common.check, good);
+    auto& row = add_row(name, timed([&](const auto& x) { plan.execute(x, r); }), read,
+                        o.common.check, good);
+    row.extra["teams"] = plan.league();
     if constexpr (std::is_same_v<Op, Sum>) {
       if (naive_ms > 0) row.speedup = naive_ms / row.ms;
       if (prev_ms > 0 && selected("multiple")) row.extra["step_speedup"] = prev_ms / row.ms;
       if (cub_ms > 0) row.extra["pct_cub"] = 100.0 * cub_ms / row.ms;
     }
   };
-  production(Sum{}, [&](S got, const auto& plan) {
-    return sum_ok(got, ref.sum, plan.error_bound(sum_abs));
-  });
-  if constexpr (std::is_floating_point_v<T>) {
-    production(CompensatedSum{}, [&](T got, const auto& plan) {
-      return sum_ok(got, ref.sum, plan.error_bound(sum_abs, sum_abs));
+  const std::vector<int> sweep = o.teams.empty() ? std::vector<int>{0} : o.teams;
+  for (const int teams : sweep) {
+    shape.teams = teams;
+    production(Sum{}, [&](S got, const auto& plan) {
+      return sum_ok(got, ref.sum, plan.error_bound(sum_abs));
+    });
+    if constexpr (std::is_floating_point_v<T>) {
+      production(CompensatedSum{}, [&](T got, const auto& plan) {
+        return sum_ok(got, ref.sum, plan.error_bound(sum_abs, sum_abs));
+      });
+    }
+    production(Min{}, [&](T got, const auto&) { return got == static_cast<T>(ref.min); });
+    production(Max{}, [&](T got, const auto&) { return got == static_cast<T>(ref.max); });
+    production(MinLoc{}, [&](ValueIndex<T> got, const auto&) {
+      return got.value == static_cast<T>(ref.min) && got.index == (n ? ref.imin : -1);
+    });
+    production(MaxLoc{}, [&](ValueIndex<T> got, const auto&) {
+      return got.value == static_cast<T>(ref.max) && got.index == (n ? ref.imax : -1);
     });
   }
-  production(Min{}, [&](T got, const auto&) { return got == static_cast<T>(ref.min); });
-  production(Max{}, [&](T got, const auto&) { return got == static_cast<T>(ref.max); });
-  production(MinLoc{}, [&](ValueIndex<T> got, const auto&) {
-    return got.value == static_cast<T>(ref.min) && got.index == (n ? ref.imin : -1);
-  });
-  production(MaxLoc{}, [&](ValueIndex<T> got, const auto&) {
-    return got.value == static_cast<T>(ref.max) && got.index == (n ? ref.imax : -1);
-  });
   return ok;
 }
 
@@ -204,7 +233,11 @@ Runner setup(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--team-rows", o->shape.team_rows, "team size (default: the backend's)");
   app.add_option("--vector", o->shape.vector, "vector length (default: the backend's)");
-  app.add_option("--teams", o->shape.teams, "most teams of the production reduce and step 6");
+  app.add_option("--teams", o->teams,
+                 "most teams of the production reduce (a comma-separated list runs each: a "
+                 "sweep) and of step 6 (the first value); default: the backend's")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
   app.add_option("--block", o->shape.block, "ladder: work items per team (a power of two)");
   app.add_option("--warp", o->shape.warp, "ladder: width of the unrolled last level");
   return [o]() -> int {
@@ -218,7 +251,7 @@ Runner setup(CLI::App& app) {
       rep.devices.push_back(hw);
       for_each_reduce_dtype(o->common.dtype, [&](auto tag) {
         for (const std::int64_t n : o->n)
-          ok = run_case<decltype(exec), decltype(tag)>(*o, exec, n, hw.peak_gbps, rep) && ok;
+          ok = run_case<decltype(exec), decltype(tag)>(*o, exec, n, hw, rep) && ok;
       });
     });
     return finish(o->common, rep, ok);

@@ -27,9 +27,10 @@ struct HostTraits {
     return elem_bytes >= 8 ? CmmShape{32, 32, 4, 4, k, 0, 4, 1, 1, 0}
                            : CmmShape{32, 16, 4, 8, k, 0, 4, 1, 1, 0};
   }
-  /// reduce: one team per thread (Serial: one team), each reading its share as 32-byte loads, four
-  /// in flight; the ladder's 256-item block and 32-wide "warp" are loops.
-  static constexpr ReduceConfig reduce_config() { return {1, 1, 32, 4, 1, 256, 32}; }
+  /// reduce: one team per thread (Serial: one team), each reading its share as
+  /// 32-byte loads, four in flight; the ladder's 256-item block and 32-wide
+  /// "warp" are loops.
+  static constexpr ReduceConfig reduce_config() { return {1, 1, 32, 4, 1, 256, 32, 100}; }
   /// permute: tile rows of 256 bytes (64 x 64 floats: 16 KiB, within L1);
   /// longer runs than the transpose's cost fewer page walks per byte.
   static TileConfig permute_tile(std::size_t elem_bytes) {

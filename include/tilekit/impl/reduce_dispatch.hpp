@@ -7,6 +7,7 @@
 #include <tilekit/impl/reduce_kernels.hpp>
 #include <tilekit/impl/transpose_dispatch.hpp>  // impl::team_policy
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -44,15 +45,22 @@ backends::ReduceConfig resolve_reduce(const std::string& where, const ReduceOpti
   return c;
 }
 
-/// Most teams to launch: the caller's, or teams_per_unit per `team threads` of
-/// the space's concurrency (one resident wave or two on the GPU, a team per
-/// thread on the CPU).
+/// Most teams to launch: the caller's `teams`, or `pct` % of the teams of
+/// `team threads` that the space's concurrency holds at once (on the GPU the
+/// threads resident at full occupancy, so 100 is one wave of full-occupancy
+/// teams; on the CPU one team per thread).
+template <class Exec>
+index_t league_cap(const Exec& exec, const backends::ReduceConfig& c, int teams, int pct) {
+  if (teams > 0) return teams;
+  const index_t cap = static_cast<index_t>(pct) * exec.concurrency() /
+                      (100 * static_cast<index_t>(c.team_rows) * c.vector);
+  return cap < 1 ? 1 : cap;
+}
+
+/// The ladder's cap: teams_per_unit x concurrency / team threads.
 template <class Exec>
 index_t league_cap(const Exec& exec, const backends::ReduceConfig& c, int teams) {
-  if (teams > 0) return teams;
-  const index_t cap = static_cast<index_t>(c.teams_per_unit) * exec.concurrency() /
-                      (static_cast<index_t>(c.team_rows) * c.vector);
-  return cap < 1 ? 1 : cap;
+  return league_cap(exec, c, teams, 100 * c.teams_per_unit);
 }
 
 inline index_t clamp_league(index_t work, index_t cap) {
@@ -123,10 +131,10 @@ class ReducePlan {
     check(v);
     config_ = impl::resolve_reduce<ExecSpace>(where(), opts_);
     threads_ = config_.team_rows * config_.vector;
-    const index_t cap = impl::league_cap(exec_, config_, opts_.teams);
-    if (cap > std::numeric_limits<int>::max())
-      detail::fail(where(), "teams " + std::to_string(cap) + " exceed 2^31 - 1");
-    league_ = impl::clamp_league(Kernel::tiles_of(n_, 0, threads_), cap);
+    cap_ = impl::league_cap(exec_, config_, opts_.teams, config_.league_pct);
+    if (cap_ > std::numeric_limits<int>::max())
+      detail::fail(where(), "teams " + std::to_string(cap_) + " exceed 2^31 - 1");
+    league_ = league_for(Kernel::rows_of(n_, 0, threads_));
     // Throws for a shape the space cannot launch; execute() skips the check.
     impl::team_policy(where(), exec_, Kernel{}, static_cast<int>(league_),
                       impl::team_shape(config_), 0);
@@ -160,20 +168,31 @@ class ReducePlan {
 
   const backends::ReduceConfig& config() const { return config_; }
   index_t size() const { return n_; }
-  /// Teams launched for an aligned view.
+  /// Teams launched for an aligned view (the most for any alignment).
   index_t league() const { return league_; }
+  /// Most teams the plan launches for large views (ReduceOptions::teams, or the
+  /// backend's league_pct of the space's concurrency).
+  index_t league_cap() const { return cap_; }
 
   /// Most rounded additions on any element's path to the result (for any
-  /// alignment of the view): h of the bound gamma_h * sum|x| below.
+  /// alignment of the view): h of the bound gamma_h * sum|x| below. A work
+  /// item's accumulator takes every K-th row of its team's share, then the
+  /// loose elements (accumulator 0); the work item joins its K x W
+  /// accumulators in turn, the team joins its work items in a tree, and the
+  /// last team joins the partials (each work item up to K per round).
   index_t depth() const {
     constexpr index_t W = Kernel::W, K = Kernel::K;
-    const index_t tiles = Kernel::tiles_of(n_, 0, threads_);
-    const index_t loose = threads_ * K * W + 2 * W;  // elements outside whole tiles
-    const index_t chain = impl::ceil_div(tiles, league_) + impl::ceil_div(loose, threads_);
-    const index_t team = (K * W - 1) + impl::ceil_log2(threads_) + 2;
-    const index_t last = league_ > 1 ? impl::ceil_div(league_, threads_) +
-                                           impl::ceil_log2(threads_) + 2
-                                     : 0;
+    const index_t P = threads_;
+    index_t share = 0;  // most rows of a team, over the alignments of the view
+    for (index_t head : {index_t(0), std::min<index_t>(W - 1, n_)}) {
+      const index_t rows = Kernel::rows_of(n_, head, threads_);
+      share = std::max(share, impl::ceil_div(rows, league_for(rows)));
+    }
+    const index_t loose = P * W + 2 * W;  // head (< W) and tail (< P W + W) elements
+    const index_t chain = impl::ceil_div(share, K) + impl::ceil_div(loose, P);
+    const index_t team = (K * W - 1) + impl::ceil_log2(P) + 2;
+    const index_t last =
+        league_ > 1 ? K * impl::ceil_div(league_, K * P) + impl::ceil_log2(P) + 2 : 0;
     return chain + team + last;
   }
 
@@ -213,14 +232,18 @@ class ReducePlan {
                                 std::to_string(n_));
   }
 
+  /// Teams for `rows` whole rows: each takes at least K rows (one round of K
+  /// loads per work item), and at most cap_ teams run.
+  index_t league_for(index_t rows) const {
+    return impl::clamp_league(impl::ceil_div(rows, Kernel::K), cap_);
+  }
+
   void launch(const T* data, result_type* result) const {
     const index_t head = Kernel::head_of(data, n_);
-    const index_t tiles = Kernel::tiles_of(n_, head, threads_);
-    const index_t league = impl::clamp_league(tiles, league_);
-    const Kernel f{data,           n_,
-                   head,           tiles,
-                   threads_,       partial_.data(),
-                   counter_.data(), result};
+    const index_t rows = Kernel::rows_of(n_, head, threads_);
+    const index_t league = league_for(rows);
+    const Kernel f{data,    n_, head, rows, threads_, partial_.data(), counter_.data(),
+                   result};
     Kokkos::parallel_for(
         label_,
         Kokkos::TeamPolicy<ExecSpace>(exec_, static_cast<int>(league), config_.team_rows,
@@ -234,6 +257,7 @@ class ReducePlan {
   std::string label_;
   backends::ReduceConfig config_{};
   int threads_ = 1;
+  index_t cap_ = 1;
   index_t league_ = 1;
   Kokkos::View<typename Kernel::acc_type*, Mem> partial_;
   Kokkos::View<unsigned, Mem> counter_;

@@ -3,15 +3,20 @@
 //
 // The input is read as aligned vectors of LoadBytes (one 16-byte load on the
 // GPU) starting at `head`, the first element whose address is so aligned. The
-// vectors are cut into tiles of `threads` x Loads vectors; team t reduces the
-// contiguous range of tiles [t * ntiles / L, (t + 1) * ntiles / L) (an even
-// share, so the order of accumulation is fixed by n, the alignment and the launch
-// shape). Work item `tid` of a team reads vectors tid, tid + threads, ... of a
-// tile (lanes on consecutive addresses), all Loads of them before the first add,
-// and keeps one accumulator per load and lane. Team 0 also takes the elements
-// outside whole tiles. Teams join their work items (Kokkos' team reduction),
-// write one partial each, and the last team to finish (an atomic ticket) joins
-// the partials and writes the result: no second launch, no fence.
+// vectors are cut into rows of `threads` vectors (one per work item of a team);
+// team t of L reduces the contiguous rows [t * rows / L, (t + 1) * rows / L):
+// an even split of the elements (shares differ by at most one row), so every
+// team, and every work item, has the same work, and the order of accumulation
+// is fixed by n, the alignment and the launch shape. Work item `tid` reads
+// vector tid of each row of its team's share (lanes on consecutive addresses),
+// Loads rows at a time, all Loads loads issued before the first add, and keeps
+// one accumulator per load and lane: accumulator k takes rows r0 + k,
+// r0 + k + Loads, ... Team 0 also takes the elements outside whole rows (the
+// head before the first aligned vector, and the tail). Teams join their work
+// items (Kokkos' team reduction), write one partial each, and the last team to
+// finish (an atomic ticket) joins the partials and writes the result: no second
+// launch, no fence. In that join work item tid takes partials tid, tid +
+// threads, ... Loads of them loaded at once, in index order.
 #include <tilekit/impl/reduce_ops.hpp>
 
 #include <cstdint>
@@ -52,9 +57,9 @@ struct ReduceKernel {
 
   const T* data;
   index_t n;
-  index_t head;    ///< elements before the first aligned vector
-  index_t ntiles;  ///< whole tiles of threads x K vectors after head
-  int threads;     ///< work items per team
+  index_t head;  ///< elements before the first aligned vector
+  index_t rows;  ///< whole rows of `threads` vectors after head
+  int threads;   ///< work items per team
   acc_type* partial;
   unsigned* counter;  ///< zero between launches; the last team resets it
   result_type* result;
@@ -65,13 +70,13 @@ struct ReduceKernel {
     const index_t h = mis ? static_cast<index_t>((vb - mis) / sizeof(T)) : 0;
     return h < n ? h : n;
   }
-  static index_t tiles_of(index_t n, index_t head, int threads) {
-    return (n - head) / W / (static_cast<index_t>(threads) * K);
+  static index_t rows_of(index_t n, index_t head, int threads) {
+    return (n - head) / W / threads;
   }
 
-  /// Work item tid's share: tiles [t0, t1), plus the loose elements if `rest`.
-  /// One accumulator per load and lane, so K x W independent chains.
-  KOKKOS_INLINE_FUNCTION void work_item(index_t t0, index_t t1, int tid, bool rest,
+  /// Work item tid's share: vector tid of rows [r0, r1), plus the loose
+  /// elements if `rest`. One accumulator per load and lane (K x W chains).
+  KOKKOS_INLINE_FUNCTION void work_item(index_t r0, index_t r1, int tid, bool rest,
                                         acc_type& out) const {
     acc_type acc[K][W];
 TILEKIT_UNROLL
@@ -79,22 +84,33 @@ TILEKIT_UNROLL
 TILEKIT_UNROLL
       for (int j = 0; j < W; ++j) acc[k][j] = traits::identity();
     const Vec* vec = reinterpret_cast<const Vec*>(data + head);
-    const index_t tile_vecs = static_cast<index_t>(threads) * K;
-    for (index_t tile = t0; tile < t1; ++tile) {
-      const index_t v0 = tile * tile_vecs + tid;
+    const index_t stride = threads;
+    auto fold = [&](int k, const Vec& v, index_t at) {
+      const index_t e0 = head + at * W;
+TILEKIT_LANES
+      for (int j = 0; j < W; ++j) traits::add(acc[k][j], v.x[j], e0 + j);
+    };
+    index_t r = r0;
+    for (; r + K <= r1; r += K) {
+      const index_t v0 = r * stride + tid;
       Vec v[K];
 TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k) v[k] = vec[v0 + k * threads];
+      for (int k = 0; k < K; ++k) v[k] = vec[v0 + k * stride];
 TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k) {
-        const index_t e0 = head + (v0 + k * threads) * W;
-TILEKIT_LANES
-        for (int j = 0; j < W; ++j) traits::add(acc[k][j], v[k].x[j], e0 + j);
-      }
+      for (int k = 0; k < K; ++k) fold(k, v[k], v0 + k * stride);
+    }
+    if (r < r1) {  // fewer than K rows left: loads past r1 re-read row r (in bounds)
+      const index_t v0 = r * stride + tid;
+      Vec v[K];
+TILEKIT_UNROLL
+      for (int k = 0; k < K; ++k) v[k] = vec[v0 + (r + k < r1 ? k : 0) * stride];
+TILEKIT_UNROLL
+      for (int k = 0; k < K; ++k)
+        if (r + k < r1) fold(k, v[k], v0 + k * stride);
     }
     if (rest) {
-      for (index_t i = tid; i < head; i += threads) traits::add(acc[0][0], data[i], i);
-      for (index_t i = head + ntiles * tile_vecs * W + tid; i < n; i += threads)
+      for (index_t i = tid; i < head; i += stride) traits::add(acc[0][0], data[i], i);
+      for (index_t i = head + rows * stride * W + tid; i < n; i += stride)
         traits::add(acc[0][0], data[i], i);
     }
 TILEKIT_UNROLL
@@ -105,14 +121,28 @@ TILEKIT_UNROLL
     traits::join(out, acc[0][0]);
   }
 
+  /// The last team's share of the L partials: tid, tid + threads, ..., K at a
+  /// time (the loads are independent, so they are in flight together).
+  KOKKOS_INLINE_FUNCTION void join_partials(index_t L, int tid, acc_type& out) const {
+    const index_t stride = threads;
+    for (index_t i = tid; i < L; i += K * stride) {
+      acc_type p[K];
+TILEKIT_UNROLL
+      for (int k = 0; k < K; ++k)
+        p[k] = i + k * stride < L ? traits::load(partial + i + k * stride) : traits::identity();
+TILEKIT_UNROLL
+      for (int k = 0; k < K; ++k) traits::join(out, p[k]);
+    }
+  }
+
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
     const index_t t = team.league_rank();
     const index_t L = team.league_size();
-    const index_t t0 = ntiles * t / L, t1 = ntiles * (t + 1) / L;
+    const index_t r0 = rows * t / L, r1 = rows * (t + 1) / L;
     acc_type mine;
     Kokkos::parallel_reduce(
         Kokkos::TeamVectorRange(team, threads),
-        [&](const int tid, acc_type& a) { work_item(t0, t1, tid, t == 0, a); }, reducer(mine));
+        [&](const int tid, acc_type& a) { work_item(r0, r1, tid, t == 0, a); }, reducer(mine));
     if (L == 1) {
       Kokkos::single(Kokkos::PerTeam(team), [&] { *result = traits::result(mine); });
       return;
@@ -130,9 +160,8 @@ TILEKIT_UNROLL
     Kokkos::memory_fence();
     acc_type all;
     Kokkos::parallel_reduce(
-        Kokkos::TeamVectorRange(team, L),
-        [&](const index_t i, acc_type& a) { traits::join(a, traits::load(partial + i)); },
-        reducer(all));
+        Kokkos::TeamVectorRange(team, threads),
+        [&](const int tid, acc_type& a) { join_partials(L, tid, a); }, reducer(all));
     Kokkos::single(Kokkos::PerTeam(team), [&] {
       *result = traits::result(all);
       Kokkos::atomic_store(counter, 0u);
