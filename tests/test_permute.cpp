@@ -307,6 +307,12 @@ TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
   EXPECT_EQ(p120.method(), M::tiled);
   EXPECT_EQ(p120.fused_shape().rank, 2);  // (40, 6000) transposed
   EXPECT_EQ(tilekit::PermutePlan(exec, a, swap12, {0, 2, 1}).method(), M::tiled);
+  // With both moving extents beyond the tile edge, a 2-D transpose and a
+  // batched one have affine boxes (offsets computed, no tables).
+  V3 b120("b120", 70, 3, 80), b021("b021", 3, 70, 80), bout("bout", 3, 80, 70);
+  using tilekit::impl::BoxKind;
+  EXPECT_EQ(tilekit::PermutePlan(exec, b120, bout, {1, 2, 0}).tiled_layout().kind, BoxKind::affine);
+  EXPECT_EQ(tilekit::PermutePlan(exec, b021, bout, {0, 2, 1}).tiled_layout().kind, BoxKind::affine);
   EXPECT_EQ(tilekit::PermutePlan(exec, a, same, {0, 1, 2}, PermuteVariant::naive).method(), M::naive);
   EXPECT_EQ(tilekit::PermutePlan(exec, a, rot, {1, 2, 0}, PermuteVariant::shared_bank_free).method(),
             M::shared);
@@ -355,12 +361,16 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
   } else {
     using namespace tilekit::impl;
     constexpr int N = 64;
-    using Tiled = PermuteTiled<E, T, 1, N, StoreMove<T>>;
+    using Affine = PermuteTiled<E, T, 1, N, StoreMove<T>, BoxKind::affine>;
+    using LoadTable = PermuteTiled<E, T, 1, N, StoreMove<T>, BoxKind::load_table>;
+    using Tabled = PermuteTiled<E, T, 1, N, StoreMove<T>, BoxKind::tables>;
     using Rows = PermuteRows<E, T, N, StoreMove<T>>;
     const int team = std::min(2, E().concurrency());
     const std::vector<std::pair<Extents, Perm>> cases = {
         {{6, 7, 10, 9}, {3, 2, 1, 0}}, {{29, 31, 5}, {1, 0, 2}}, {{33, 17, 45}, {2, 0, 1}},
-        {{5, 7, 101}, {1, 0, 2}},      {{3, 2, 5, 4, 3}, {4, 0, 3, 1, 2}}, {{700}, {0}}};
+        {{5, 7, 101}, {1, 0, 2}},      {{3, 2, 5, 4, 3}, {4, 0, 3, 1, 2}}, {{700}, {0}},
+        {{3, 10, 6}, {2, 1, 0}},       {{4, 6, 3, 5}, {2, 0, 3, 1}}, {{4, 3, 5, 9}, {3, 0, 2, 1}}};
+    int kinds[3] = {};  // tiled cases per BoxKind
     for (const auto& [ext, perm] : cases) {
       const index_t n = volume(ext);
       std::vector<T> hin(n), hout(n, make_poison<T>());
@@ -376,15 +386,22 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
         policy.set_scratch_size(0, Kokkos::PerTeam(Rows::scratch_bytes(L.unit)));
         Kokkos::parallel_for("test_rows", policy, Rows{a.data(), b.data(), L, {}});
       } else {
-        const TiledLayout L = make_tiled_layout(f, choose_box(f, tiled_run_target(f, 8), 64), 1);
+        const Tiling tiling = make_tiling(f, choose_box(f, tiled_run_target(f, 8), 64), 1);
+        const TiledLayout& L = tiling.layout;
+        ++kinds[static_cast<int>(L.kind)];
         Kokkos::View<index_t*, typename E::memory_space> tables("tables", L.table_size());
         Kokkos::parallel_for("test_tables",
                              Kokkos::RangePolicy<E, Kokkos::IndexType<index_t>>(exec, 0, L.table_size()),
-                             PermuteTables{tables.data(), L});
+                             PermuteTables{tables.data(), tiling.maps});
         ASSERT_LE(static_cast<index_t>(L.box[load_rows]) * L.box[load_cols], N);
         Kokkos::TeamPolicy<E> policy(exec, 3, team, 1);
-        policy.set_scratch_size(0, Kokkos::PerTeam(Tiled::scratch_bytes(L)));
-        Kokkos::parallel_for("test_tiled", policy, Tiled{a.data(), b.data(), tables.data(), L, {}});
+        policy.set_scratch_size(0, Kokkos::PerTeam(Tabled::scratch_bytes(L)));
+        if (L.kind == BoxKind::affine)
+          Kokkos::parallel_for("test_tiled", policy, Affine{a.data(), b.data(), nullptr, L, {}});
+        else if (L.kind == BoxKind::load_table)
+          Kokkos::parallel_for("test_tiled", policy, LoadTable{a.data(), b.data(), tables.data(), L, {}});
+        else
+          Kokkos::parallel_for("test_tiled", policy, Tabled{a.data(), b.data(), tables.data(), L, {}});
       }
       exec.fence();
       std::vector<T> got(n);
@@ -394,6 +411,7 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
       for (index_t k = 0; k < n; ++k) wrong += !(got[k] == want[k]);
       EXPECT_EQ(wrong, 0) << describe(ext, perm, PermuteVariant::fused, false) << " team " << team;
     }
+    for (int k : kinds) EXPECT_GE(k, 1);
   }
 }
 
@@ -537,12 +555,29 @@ TEST(PermuteFusion, StridesAndSizesAre64Bit) {
   EXPECT_EQ(f.size(), 3 * (index_t{1} << 32));
   EXPECT_EQ(f.output_strides()[1], 3 * (index_t{1} << 20));
   const auto box = tilekit::impl::choose_box(f, 64, 64 * 64);
-  const auto L = tilekit::impl::make_tiled_layout(f, box, 1);
+  const auto T = tilekit::impl::make_tiling(f, box, 1);
+  const auto& L = T.layout;
   EXPECT_EQ(L.ntiles, (3 * (index_t{1} << 20) / 64) * ((index_t{1} << 12) / 64));
   EXPECT_EQ(L.box[tilekit::impl::load_cols], 64);
   EXPECT_EQ(L.box[tilekit::impl::store_cols], 64);
-  EXPECT_EQ(L.in_rows.offset(63), 63 * (index_t{1} << 12));
-  EXPECT_EQ(L.out_rows.offset(63), 63 * 3 * (index_t{1} << 20));
+  EXPECT_EQ(T.maps.entry(63), 63 * (index_t{1} << 12));
+  EXPECT_EQ(T.maps.entry(64 + 63), 63 * 3 * (index_t{1} << 20));
+  // A 2-D transpose: affine, with the same 64-bit strides.
+  EXPECT_EQ(L.kind, tilekit::impl::BoxKind::affine);
+  EXPECT_EQ(L.in_row, index_t{1} << 12);
+  EXPECT_EQ(L.out_row, 3 * (index_t{1} << 20));
+}
+
+TEST(PermuteTiling, KernelArgumentIsSmall) {
+  using namespace tilekit::impl;
+  // CUDA: Kokkos passes a kernel's functor plus about 150 bytes of its own as
+  // kernel parameters below 512 bytes, else through constant memory (a copy
+  // and a wait per launch). The float and double tiled kernels stay below.
+  using C = Kokkos::complex<double>;
+  EXPECT_LE(sizeof(TiledLayout), 288u);
+  using E = Kokkos::DefaultExecutionSpace;
+  EXPECT_LE((sizeof(PermuteTiled<E, double, 8, 32, StoreAxpby<double>, BoxKind::tables>)), 344u);
+  EXPECT_LE((sizeof(PermuteTiled<E, C, 8, 16, StoreScale<C>, BoxKind::affine>)), 344u);
 }
 
 TEST(PermuteTiling, RunsSpanSmallDimensionsAndStayContiguous) {
@@ -552,7 +587,10 @@ TEST(PermuteTiling, RunsSpanSmallDimensionsAndStayContiguous) {
   const auto box = choose_box(f, 64, 64 * 64);
   EXPECT_EQ(box.load_run, (std::vector<int>{5, 4}));
   EXPECT_EQ(box.store_run, (std::vector<int>{0, 1}));
-  const auto L = make_tiled_layout(f, box, 1);
+  const auto L = make_tiling(f, box, 1).layout;
+  // Each run's two dimensions are in the other run's rows, in the opposite
+  // order: neither side is affine, every offset comes from a table.
+  EXPECT_EQ(L.kind, BoxKind::tables);
   EXPECT_EQ(L.box[load_cols], 64);
   EXPECT_EQ(L.box[store_cols], 64);
   EXPECT_EQ(L.box[load_rows], 64);
@@ -565,7 +603,7 @@ TEST(PermuteTiling, RunsSpanSmallDimensionsAndStayContiguous) {
   EXPECT_EQ(gb.chunk[1], 16);
   EXPECT_EQ(gb.chunk[2], 32);
   EXPECT_EQ(gb.extra, (std::vector<int>{0}));
-  const auto GL = make_tiled_layout(g, gb, 1);
+  const auto GL = make_tiling(g, gb, 1).layout;
   EXPECT_EQ(GL.box[load_cols], 512);
   EXPECT_EQ(GL.box[store_cols], 512);
   EXPECT_GE(static_cast<index_t>(GL.box[load_rows]) * GL.box[load_cols], 2048);

@@ -112,6 +112,8 @@ class PermutePlan {
 
   PermuteVariant variant() const { return variant_; }
   PermuteMethod method() const { return method_; }
+  /// The tiled method's layout (its box, and which offsets come from tables).
+  const impl::TiledLayout& tiled_layout() const { return tiled_; }
   /// The row-major problem the kernels see (LayoutLeft mapped), before fusion.
   const impl::PermuteShape& shape() const { return shape_; }
   /// After fusion: what the fused variant moves.
@@ -248,23 +250,28 @@ class PermutePlan {
     // have (a caller's tile is taken as given: too large throws).
     const std::size_t smax =
         static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>(exec_, 1, 1).scratch_size_max(0));
-    using F = impl::PermuteTiled<ExecSpace, T, K, N, decltype(st)>;
+    // (Its scratch depends on the layout only, whichever kernel runs it.)
+    using F = impl::PermuteTiled<ExecSpace, T, K, N, decltype(st), impl::BoxKind::tables>;
+    impl::Tiling tiling;
     for (int tile = config_.tile;; tile /= 2) {
       const auto box = impl::choose_box(fused_, impl::tiled_run_target(fused_, tile),
                                         static_cast<index_t>(tile) * tile);
-      tiled_ = impl::make_tiled_layout(fused_, box, config_.pad);
-      if (opts_.tile > 0 || tile == 1 || F::scratch_bytes(tiled_) <= smax) break;
+      tiling = impl::make_tiling(fused_, box, config_.pad);
+      if (opts_.tile > 0 || tile == 1 || F::scratch_bytes(tiling.layout) <= smax) break;
     }
-    F f{nullptr, nullptr, nullptr, tiled_, st};
-    policy_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, config_), config_,
-                                F::scratch_bytes(tiled_), /*flat=*/true);
+    tiled_ = tiling.layout;
+    with_tiled<decltype(st)>([&](auto f) {
+      policy_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, config_), config_,
+                                  decltype(f)::scratch_bytes(tiled_), /*flat=*/true);
+    });
+    if (tiled_.kind == impl::BoxKind::affine) return;  // the kernel computes its offsets
     tables_ = Kokkos::View<index_t*, Mem>(
         Kokkos::view_alloc(exec_, Kokkos::WithoutInitializing, "tilekit::permute_tables"),
         tiled_.table_size());
     Kokkos::parallel_for(
         opts_.label + "_tables",
         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, tiled_.table_size()),
-        impl::PermuteTables{tables_.data(), tiled_});
+        impl::PermuteTables{tables_.data(), tiling.maps});
   }
 
   void launch(const T* in, T* out, const T& alpha, const T& beta) const {
@@ -279,9 +286,12 @@ class PermutePlan {
         return;
       case PermuteMethod::tiled:
         impl::with_store(alpha, beta, [&](auto st) {
-          Kokkos::parallel_for(
-              kernel_, policy_,
-              impl::PermuteTiled<ExecSpace, T, K, N, decltype(st)>{in, out, tables_.data(), tiled_, st});
+          with_tiled<decltype(st)>([&](auto f) {
+            f.in = in;
+            f.out = out;
+            f.store = st;
+            Kokkos::parallel_for(kernel_, policy_, f);
+          });
         });
         return;
       case PermuteMethod::naive:
@@ -294,6 +304,22 @@ class PermutePlan {
         return;
       case PermuteMethod::simple: launch_simple(in, out, alpha, beta); return;
       case PermuteMethod::shared: launch_shared(in, out, alpha, beta); return;
+    }
+  }
+
+  /// Calls fn(f) with the tiled kernel for the plan's kind of box, its views
+  /// not yet set.
+  template <class Store, class Fn>
+  void with_tiled(const Fn& fn) const {
+    auto run = [&](auto kind) {
+      fn(impl::PermuteTiled<ExecSpace, T, K, N, Store, decltype(kind)::value>{
+          nullptr, nullptr, tables_.data(), tiled_, {}});
+    };
+    using impl::BoxKind;
+    switch (tiled_.kind) {
+      case BoxKind::affine: return run(std::integral_constant<BoxKind, BoxKind::affine>{});
+      case BoxKind::load_table: return run(std::integral_constant<BoxKind, BoxKind::load_table>{});
+      case BoxKind::tables: return run(std::integral_constant<BoxKind, BoxKind::tables>{});
     }
   }
 

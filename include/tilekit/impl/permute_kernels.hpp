@@ -112,17 +112,42 @@ struct PermuteRows {
 
 // ------------------------------------------------------------------ tiled
 
-/// Fills the tiled kernel's tables (TiledLayout's order) once per plan.
+/// Fills the tiled kernel's tables (BoxMaps' order) once per plan.
 struct PermuteTables {
   index_t* t;
-  TiledLayout L;
-  KOKKOS_INLINE_FUNCTION void operator()(const index_t i) const {
-    const index_t a = L.box[load_rows], b = L.box[store_rows];
-    if (i < a) t[i] = L.in_rows.offset(i);
-    else if (i < a + b) t[i] = L.out_rows.offset(i - a);
-    else if (i < a + 2 * b) t[i] = L.scratch_rows.offset(i - a - b);
-    else t[i] = L.scratch_cols.offset(i - a - 2 * b);
-  }
+  BoxMaps maps;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t i) const { t[i] = maps.entry(i); }
+};
+
+/// Offsets within an affine box: every one is index x stride (scratch
+/// positions in 32 bits).
+struct AffineBox {
+  index_t in_stride, out_stride;
+  int s_row_stride, s_col_stride;
+  KOKKOS_INLINE_FUNCTION index_t in_row(int r) const { return r * in_stride; }
+  KOKKOS_INLINE_FUNCTION index_t out_row(int a) const { return a * out_stride; }
+  KOKKOS_INLINE_FUNCTION int s_row(int a) const { return a * s_row_stride; }
+  KOKKOS_INLINE_FUNCTION int s_col(int j) const { return j * s_col_stride; }
+};
+
+/// The load rows' offsets from their table, the store side's computed.
+struct LoadTableBox : AffineBox {
+  const index_t* in_rows;
+  KOKKOS_INLINE_FUNCTION index_t in_row(int r) const { return in_rows[r]; }
+};
+
+/// Offsets within any box, read from the tables (TiledLayout's order). The
+/// 64-bit entries are used as they are (narrowing the scratch positions to
+/// int made the one-thread CPU path about 15% slower).
+struct TableBox {
+  const index_t *in_rows, *out_rows, *s_rows, *s_cols;
+  KOKKOS_INLINE_FUNCTION TableBox(const index_t* t, const TiledLayout& L)
+      : in_rows(t), out_rows(t + L.box[load_rows]), s_rows(out_rows + L.box[store_rows]),
+        s_cols(s_rows + L.box[store_rows]) {}
+  KOKKOS_INLINE_FUNCTION index_t in_row(int r) const { return in_rows[r]; }
+  KOKKOS_INLINE_FUNCTION index_t out_row(int a) const { return out_rows[a]; }
+  KOKKOS_INLINE_FUNCTION index_t s_row(int a) const { return s_rows[a]; }
+  KOKKOS_INLINE_FUNCTION index_t s_col(int j) const { return s_cols[j]; }
 };
 
 /// Tiles through team scratch: the load run of a tile is read row by row
@@ -131,19 +156,34 @@ struct PermuteTables {
 /// flat team of many work items (GPU) stages a tile in N registers per work
 /// item and issues the next tile's loads before it stores the current one; a
 /// one-thread team (CPU) streams the tile in rows, K at a time.
-template <class Exec, class T, int K, int N, class Store>
+///
+/// Kind is the layout's BoxKind. An affine box's offsets are computed, an add
+/// or a multiply-add per element and no memory access besides the data
+/// (AffineBox); others read the load rows' offsets (LoadTableBox) or all
+/// (TableBox) from the tables, which a flat team first copies into team
+/// scratch, once per team (a one-thread team reads them where they are, in
+/// cache). Every kind runs the same body, move(); they are separate kernels
+/// so that the affine one keeps the transpose kernel's register count (and
+/// occupancy).
+template <class Exec, class T, int K, int N, class Store, BoxKind Kind>
 struct PermuteTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Scratch = Kokkos::View<T*, typename Exec::scratch_memory_space,
                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Tables = Kokkos::View<index_t*, typename Exec::scratch_memory_space,
+                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  /// Teams of many work items (staged) read the tables from team scratch.
+  static constexpr bool scratch_tables = N > 1;
+
   const T* in;
   T* out;
-  const index_t* tables;
+  const index_t* tables;  ///< unused (may be null) for an affine box
   TiledLayout L;
   Store store;
 
   static std::size_t scratch_bytes(const TiledLayout& L) {
-    return Scratch::shmem_size(L.scratch_elements());
+    const std::size_t tables = scratch_tables && L.table_used() > 0 ? Tables::shmem_size(L.table_used()) : 0;
+    return Scratch::shmem_size(L.scratch_elements()) + tables;
   }
 
   /// A tile's corner in the input and the output, and its clipped counts.
@@ -152,7 +192,7 @@ struct PermuteTiled {
     int count[4];
   };
   KOKKOS_INLINE_FUNCTION Geom geom(index_t t) const {
-    Geom g{0, 0, {L.whole[0], L.whole[1], L.whole[2], L.whole[3]}};
+    Geom g{0, 0, {L.box[0], L.box[1], L.box[2], L.box[3]}};
 TILEKIT_UNROLL
     for (int i = 0; i < permute_max_rank; ++i) {
       if (i >= L.digits) break;
@@ -161,19 +201,35 @@ TILEKIT_UNROLL
       t = q;
       g.in += tc * L.step_in[i];
       g.out += tc * L.step_out[i];
-      const int e = static_cast<int>(Kokkos::min(L.chunk[i], L.extent[i] - tc * L.chunk[i]));
-      for (int k = 0; k < 4; ++k)
-        if (L.clip[k] == i) g.count[k] *= e;
+      if (tc == L.ntile[i] - 1)
+        for (int k = 0; k < 4; ++k)
+          if (L.clip[k] == i) g.count[k] = L.tail[k];
     }
     return g;
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    Scratch s(team.team_scratch(0), L.scratch_elements());
-    const index_t* in_rows = tables;
-    const index_t* out_rows = in_rows + L.box[load_rows];
-    const index_t* s_rows = out_rows + L.box[store_rows];
-    const index_t* s_cols = s_rows + L.box[store_rows];
+    const Scratch s(team.team_scratch(0), L.scratch_elements());
+    const AffineBox affine{L.in_row, L.out_row, L.s_row, L.s_col};
+    if constexpr (Kind == BoxKind::affine) {
+      move(team, s, affine);
+    } else {
+      const index_t* t = tables;
+      if constexpr (scratch_tables) {
+        const Tables copy(team.team_scratch(0), L.table_used());
+        Kokkos::parallel_for(Kokkos::TeamVectorRange(team, L.table_used()),
+                             [&](const int i) { copy(i) = tables[i]; });
+        team.team_barrier();
+        t = copy.data();
+      }
+      if constexpr (Kind == BoxKind::load_table) move(team, s, LoadTableBox{affine, t});
+      else move(team, s, TableBox(t, L));
+    }
+  }
+
+  /// The team's tiles t = league_rank, + league_size, ...
+  template <class Box>
+  KOKKOS_INLINE_FUNCTION void move(const member_type& team, const Scratch& s, const Box box) const {
     const int ld = L.ld, tid = team.team_rank(), nt = team.team_size();
     T v[N] = {};
     auto staged = [&](const Geom& g) {
@@ -182,15 +238,13 @@ TILEKIT_UNROLL
     auto fetch = [&](const Geom& g) {
       const T* src = in + g.in;
       stage_walk<N>(g.count[load_rows], g.count[load_cols], tid, nt,
-                    [&](const int e, const int r, const int c) { v[e] = src[in_rows[r] + c]; });
+                    [&](const int e, const int r, const int c) { v[e] = src[box.in_row(r) + c]; });
     };
     index_t t = team.league_rank();
-    if (t < L.ntiles) {
-      const Geom g = geom(t);
-      if (staged(g)) fetch(g);
-    }
-    for (; t < L.ntiles; t += team.league_size()) {
-      const Geom g = geom(t);
+    if (t >= L.ntiles) return;
+    Geom g = geom(t);
+    if (staged(g)) fetch(g);
+    for (;;) {
       const bool st = staged(g);
       const T* src = in + g.in;
       T* dst = out + g.out;
@@ -200,24 +254,32 @@ TILEKIT_UNROLL
       else
         team_move<K>(
             team, g.count[load_rows], g.count[load_cols],
-            [&](const int r, const int c) { return src[in_rows[r] + c]; },
+            [&](const int r, const int c) { return src[box.in_row(r) + c]; },
             [&](const int r, const int c, const T& x) { s(r * ld + c) = x; });
       team.team_barrier();
-      const index_t tn = t + team.league_size();
-      if (tn < L.ntiles) {
-        const Geom h = geom(tn);
+      // The next tile's loads go out before this tile's stores.
+      t += team.league_size();
+      const bool more = t < L.ntiles;
+      Geom h{};
+      if (more) {
+        h = geom(t);
         if (staged(h)) fetch(h);
       }
+      // A staged tile has at most N elements per work item on the store side
+      // too (the same elements): the walk is unrolled like the load's.
       if (st)
-        flat_walk(g.count[store_rows], g.count[store_cols], tid, nt, [&](const int a, const int j) {
-          store(dst + out_rows[a] + j, s(s_rows[a] + s_cols[j]));
-        });
+        stage_walk<N>(g.count[store_rows], g.count[store_cols], tid, nt,
+                      [&](const int, const int a, const int j) {
+                        store(dst + box.out_row(a) + j, s(box.s_row(a) + box.s_col(j)));
+                      });
       else
         team_move<K>(
             team, g.count[store_rows], g.count[store_cols],
-            [&](const int a, const int j) { return s(s_rows[a] + s_cols[j]); },
-            [&](const int a, const int j, const T& x) { store(dst + out_rows[a] + j, x); });
+            [&](const int a, const int j) { return s(box.s_row(a) + box.s_col(j)); },
+            [&](const int a, const int j, const T& x) { store(dst + box.out_row(a) + j, x); });
+      if (!more) return;
       team.team_barrier();
+      g = h;
     }
   }
 };

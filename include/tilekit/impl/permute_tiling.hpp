@@ -13,9 +13,11 @@
 //   still give long coalesced rows (cuTT's "packed" idea); further dimensions
 //   may join the box to give a team enough work.
 //
-// Tables (input offset of a load row, output offset of a store row, scratch
-// position of a store element) depend only on the box, not on the tile, so
-// the plan computes them once on the device.
+// The offsets of a load row, a store row and a store element's scratch
+// position depend only on the box, not on the tile. Where such a map is
+// index x stride (one dimension per set, as in every batched 2-D transpose)
+// the kernel computes it; otherwise the plan fills tables once on the device
+// (BoxKind).
 #include <tilekit/impl/permute_fusion.hpp>
 #include <tilekit/impl/tile_copy.hpp>  // index_t, TILEKIT_UNROLL
 
@@ -51,6 +53,21 @@ struct Digits {
     index_t v = 1;
     for (int i = 0; i < count; ++i) v *= extent[i];
     return v;
+  }
+  /// True when offset(flat) == flat * s for every flat < volume(): the digits
+  /// (extents of 1 aside) continue one another, stride[i + 1] == stride[i] * extent[i].
+  bool affine(index_t& s) const {
+    s = 0;
+    index_t next = 0;
+    bool first = true;
+    for (int i = 0; i < count; ++i) {
+      if (extent[i] == 1) continue;
+      if (first) s = stride[i];
+      else if (stride[i] != next) return false;
+      first = false;
+      next = stride[i] * extent[i];
+    }
+    return true;
   }
   KOKKOS_INLINE_FUNCTION index_t offset(index_t flat) const {
     index_t off = 0;
@@ -158,37 +175,72 @@ inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile) {
 /// Roles of the four per-tile counts.
 enum TileSet { load_rows = 0, load_cols = 1, store_rows = 2, store_cols = 3 };
 
-/// Everything the tiled kernel needs; trivially copyable into the kernel.
+/// Which offset maps of a box the tiled kernel reads from tables: none (every
+/// map is index x stride), only the load rows' (their dimensions are not
+/// adjacent in the input, but the store side is affine: a typical packed
+/// store run), or all.
+enum class BoxKind { affine, load_table, tables };
+
+/// The tiled kernel's argument, trivially copyable. Kept under 300 bytes so
+/// that the kernel's whole argument (with the launch's own data) stays under
+/// the 512 bytes up to which Kokkos passes it as CUDA kernel parameters rather
+/// than through constant memory.
 struct TiledLayout {
   // The tile grid: digits of the tile index (digit 0 fastest), those
   // dimensions with more than one tile.
   int digits = 0;
   index_t ntile[permute_max_rank] = {}, step_in[permute_max_rank] = {},
-          step_out[permute_max_rank] = {}, extent[permute_max_rank] = {},
-          chunk[permute_max_rank] = {};
+          step_out[permute_max_rank] = {};
   index_t ntiles = 1;
-  // Per set (TileSet order): elements of a whole tile, the product over the
-  // set's dimensions other than its partial one, and the digit of its partial
-  // dimension (-1: none). A clipped tile's count is whole * clipped extent.
+  // Per set (TileSet order): elements of a whole tile, the digit of the set's
+  // partial dimension (-1: none), and the elements of a tile that is the last
+  // along that digit (clipped).
   int box[4] = {1, 1, 1, 1};
-  int whole[4] = {1, 1, 1, 1};
   int clip[4] = {-1, -1, -1, -1};
+  int tail[4] = {1, 1, 1, 1};
   int ld = 1;  ///< scratch row pitch: box[load_cols] + pad
-  // Tables, computed once into the plan's workspace (in this order).
-  Digits in_rows;       ///< load row -> input offset
-  Digits out_rows;      ///< store row -> output offset
-  Digits scratch_rows;  ///< store row -> scratch position
-  Digits scratch_cols;  ///< store column -> scratch position
-  KOKKOS_INLINE_FUNCTION index_t table_size() const {
+  // The maps that are affine (all of them, or the store side's): load row r
+  // starts at r * in_row in the input, store row a at a * out_row in the
+  // output, store element (a, j) is at a * s_row + j * s_col in scratch.
+  BoxKind kind = BoxKind::tables;
+  index_t in_row = 0, out_row = 0;
+  int s_row = 0, s_col = 0;
+  /// Table entries: load rows, store rows (output), store rows (scratch),
+  /// store columns (scratch), in this order.
+  KOKKOS_INLINE_FUNCTION int table_size() const {
     return box[load_rows] + 2 * box[store_rows] + box[store_cols];
+  }
+  /// The entries the kernel reads: none, the load rows', or all.
+  KOKKOS_INLINE_FUNCTION int table_used() const {
+    return kind == BoxKind::affine ? 0 : kind == BoxKind::load_table ? box[load_rows] : table_size();
   }
   KOKKOS_INLINE_FUNCTION std::size_t scratch_elements() const {
     return static_cast<std::size_t>(box[load_rows]) * ld;
   }
 };
 
-inline TiledLayout make_tiled_layout(const PermuteShape& f, const TileBox& b, int pad) {
-  TiledLayout L;
+/// The maps the tables are filled from, in table order: load row -> input
+/// offset, store row -> output offset, store row -> scratch position, store
+/// column -> scratch position. Only the set-up kernel reads them.
+struct BoxMaps {
+  Digits map[4];
+  index_t start[5] = {};  ///< table position of each map's first entry; start[4]: size
+  KOKKOS_INLINE_FUNCTION index_t entry(index_t i) const {
+    int m = 0;
+    while (m < 3 && i >= start[m + 1]) ++m;
+    return map[m].offset(i - start[m]);
+  }
+};
+
+/// The tiled kernel's layout and the maps its tables are filled from.
+struct Tiling {
+  TiledLayout layout;
+  BoxMaps maps;
+};
+
+inline Tiling make_tiling(const PermuteShape& f, const TileBox& b, int pad) {
+  Tiling T;
+  TiledLayout& L = T.layout;
   const auto si = f.input_strides();
   const auto so = f.output_strides();
   auto in = [](const std::vector<int>& v, int d) { return std::find(v.begin(), v.end(), d) != v.end(); };
@@ -211,23 +263,32 @@ inline TiledLayout make_tiled_layout(const PermuteShape& f, const TileBox& b, in
   for (int d : set[load_cols]) cstride[d] = acc, acc *= b.chunk[d];
   acc = 1;
   for (int d : set[load_rows]) rstride[d] = acc, acc *= b.chunk[d];
+  index_t whole[4];  // per set: the product over its members but the partial one
   for (int s = 0; s < 4; ++s) {
     index_t v = 1, w = 1;
     for (int d : set[s]) {
       v *= b.chunk[d];
       if (!partial(d)) w *= b.chunk[d];
     }
-    L.box[s] = static_cast<int>(v);
-    L.whole[s] = static_cast<int>(w);
+    L.box[s] = L.tail[s] = static_cast<int>(v);
+    whole[s] = w;
   }
   L.ld = L.box[load_cols] + pad;
   auto spos = [&](int d) { return in(b.load_run, d) ? cstride[d] : L.ld * rstride[d]; };
-  for (int d : set[load_rows]) L.in_rows.push(b.chunk[d], si[d]);
+  Digits* map = T.maps.map;
+  for (int d : set[load_rows]) map[0].push(b.chunk[d], si[d]);
   for (int d : set[store_rows]) {
-    L.out_rows.push(b.chunk[d], so[d]);
-    L.scratch_rows.push(b.chunk[d], spos(d));
+    map[1].push(b.chunk[d], so[d]);
+    map[2].push(b.chunk[d], spos(d));
   }
-  for (int d : set[store_cols]) L.scratch_cols.push(b.chunk[d], spos(d));
+  for (int d : set[store_cols]) map[3].push(b.chunk[d], spos(d));
+  for (int m = 0; m < 4; ++m) T.maps.start[m + 1] = T.maps.start[m] + map[m].volume();
+  index_t s_row = 0, s_col = 0;
+  const bool load_affine = map[0].affine(L.in_row);
+  const bool store_affine = map[1].affine(L.out_row) && map[2].affine(s_row) && map[3].affine(s_col);
+  L.kind = !store_affine ? BoxKind::tables : load_affine ? BoxKind::affine : BoxKind::load_table;
+  L.s_row = static_cast<int>(s_row);
+  L.s_col = static_cast<int>(s_col);
   // The tile grid, digits in output order from the fastest.
   for (int k = f.rank - 1; k >= 0; --k) {
     const int d = f.p[k];
@@ -238,13 +299,14 @@ inline TiledLayout make_tiled_layout(const PermuteShape& f, const TileBox& b, in
     L.ntile[i] = nt;
     L.step_in[i] = c * si[d];
     L.step_out[i] = c * so[d];
-    L.extent[i] = f.n[d];
-    L.chunk[i] = c;
     L.ntiles *= nt;
     for (int s = 0; s < 4; ++s)
-      if (b.chunk[d] > 0 && partial(d) && in(set[s], d)) L.clip[s] = i;
+      if (b.chunk[d] > 0 && partial(d) && in(set[s], d)) {
+        L.clip[s] = i;
+        L.tail[s] = static_cast<int>(whole[s] * (f.n[d] - (nt - 1) * c));
+      }
   }
-  return L;
+  return T;
 }
 
 /// Run target of the tiled kernel: `tile` elements, times about sqrt(L) when

@@ -110,25 +110,6 @@ KOKKOS_INLINE_FUNCTION void stage_walk(int nr, int nc, int tid, int nt, const F&
   }
 }
 
-/// f(r, c) for every element of an nr x nc block that work item tid of a flat
-/// team of nt takes (q = tid, tid + nt, ... in row-major order), unbounded:
-/// the scratch-to-global half of a staged move, consecutive work items along
-/// the destination rows.
-template <class F>
-KOKKOS_INLINE_FUNCTION void flat_walk(int nr, int nc, int tid, int nt, const F& f) {
-  const int dr = nt / nc, dc = nt % nc;
-  int r = tid / nc, c = tid % nc;
-  while (r < nr) {
-    f(r, c);
-    r += dr;
-    c += dc;
-    if (c >= nc) {
-      c -= nc;
-      ++r;
-    }
-  }
-}
-
 /// v[e] = src[r * ld + c] for this work item's elements of an nr x nc block.
 template <int N, class T>
 KOKKOS_INLINE_FUNCTION void stage_fetch(T (&v)[N], const T* src, index_t ld, int nr, int nc,
