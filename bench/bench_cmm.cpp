@@ -119,10 +119,7 @@ void register_size(const char* dtype, std::int64_t n, bool with_slow) {
   const double flops = static_cast<double>(n) * n * n;
   const std::string suffix =
       std::string("/") + Exec::name() + "/" + dtype + "/" + std::to_string(n);
-  auto buf = std::make_shared<std::unique_ptr<Buffers<Exec, T>>>();
-  // Freed by the `release` benchmark, or before Kokkos finalizes when a
-  // filter skips it.
-  Kokkos::push_finalize_hook([buf] { buf->reset(); });
+  auto buf = bench::buffer_slot<Buffers<Exec, T>>();
   auto get = [buf, n]() -> Buffers<Exec, T>& {
     if (!*buf) *buf = std::make_unique<Buffers<Exec, T>>(n);
     return **buf;
@@ -171,10 +168,7 @@ void register_size(const char* dtype, std::int64_t n, bool with_slow) {
     }
   }
 #endif
-  bench::add("release" + suffix, [buf](benchmark::State& s) {
-    for (auto _ : s) s.SetIterationTime(1e-9);
-    buf->reset();
-  })->Iterations(1);
+  bench::add_release("release" + suffix, buf);
 }
 
 template <class Exec>

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,29 @@ inline benchmark::internal::Benchmark* add(const std::string& name,
 inline benchmark::internal::Benchmark* add_throughput(
     const std::string& name, std::function<void(benchmark::State&)> fn) {
   return add(name, std::move(fn))->Iterations(1);
+}
+
+/// The buffers a group of benchmarks shares (one size, space and type),
+/// allocated by the group's first benchmark that runs. They are freed by the
+/// group's "release" benchmark (add_release) or, when a filter skips it,
+/// before Kokkos finalizes: views must not outlive Kokkos.
+template <class Buffers>
+using BufferSlot = std::shared_ptr<std::unique_ptr<Buffers>>;
+
+template <class Buffers>
+BufferSlot<Buffers> buffer_slot() {
+  auto slot = std::make_shared<std::unique_ptr<Buffers>>();
+  Kokkos::push_finalize_hook([slot] { slot->reset(); });
+  return slot;
+}
+
+/// Registers `name`, which frees the group's buffers once its benchmarks ran.
+template <class Buffers>
+void add_release(const std::string& name, const BufferSlot<Buffers>& slot) {
+  add(name, [slot](benchmark::State& s) {
+    for (auto _ : s) s.SetIterationTime(1e-9);
+    slot->reset();
+  })->Iterations(1);
 }
 
 /// Runs Kokkos, the registration callback, and Google Benchmark with context.

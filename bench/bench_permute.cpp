@@ -64,7 +64,7 @@ void register_shape(const char* dtype, const std::vector<index_t>& ext,
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
   const std::string shape = join(ext, "x");
   const std::string tail = std::string("/") + Exec::name() + "/" + dtype;
-  auto buf = std::make_shared<std::unique_ptr<Buffers<Exec, T>>>();
+  auto buf = bench::buffer_slot<Buffers<Exec, T>>();
   auto get = [buf, n]() -> Buffers<Exec, T>& {
     if (!*buf) *buf = std::make_unique<Buffers<Exec, T>>(n);
     return **buf;
@@ -96,10 +96,7 @@ void register_shape(const char* dtype, const std::vector<index_t>& ext,
   }
   for (const auto& p : perms)
     for (auto v : variants) add_plan(std::string(to_string(v)), p, v);
-  bench::add("release/" + shape + "/-" + tail, [buf](benchmark::State& s) {
-    for (auto _ : s) s.SetIterationTime(1e-9);
-    buf->reset();
-  })->Iterations(1);
+  bench::add_release("release/" + shape + "/-" + tail, buf);
 }
 
 /// Full reversal, swap of the two innermost, innermost moved outward, and a

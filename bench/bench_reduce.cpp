@@ -46,7 +46,7 @@ void register_size(const char* dtype, std::int64_t n, bool ladder) {
   const std::string suffix =
       std::string("/") + Exec::name() + "/" + dtype + "/" + std::to_string(n);
   // One allocation per (space, type, size), shared by its benchmarks.
-  auto buf = std::make_shared<std::unique_ptr<Buffers<Exec, T>>>();
+  auto buf = bench::buffer_slot<Buffers<Exec, T>>();
   auto get = [buf, n, read]() -> Buffers<Exec, T>& {
     Exec exec;
     if (!*buf)
@@ -115,10 +115,7 @@ void register_size(const char* dtype, std::int64_t n, bool ladder) {
     }
   }
   // Free the buffers once this size is done.
-  bench::add("release" + suffix, [buf](benchmark::State& s) {
-    for (auto _ : s) s.SetIterationTime(1e-9);
-    buf->reset();
-  })->Iterations(1);
+  bench::add_release("release" + suffix, buf);
 }
 
 template <class Exec>

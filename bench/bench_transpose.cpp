@@ -27,9 +27,7 @@ void register_size(const char* dtype, std::int64_t n) {
   const std::string suffix = std::string("/") + Exec::name() + "/" + dtype + "/" +
                              std::to_string(n);
   // One allocation per (space, type, size), shared by its benchmarks.
-  auto buf = std::make_shared<std::unique_ptr<Buffers<Exec, T>>>();
-  // Views must be gone before Kokkos::finalize, also when a filter skips "release".
-  Kokkos::push_finalize_hook([buf] { buf->reset(); });
+  auto buf = bench::buffer_slot<Buffers<Exec, T>>();
   auto get = [buf, n]() -> Buffers<Exec, T>& {
     if (!*buf) *buf = std::make_unique<Buffers<Exec, T>>(n);
     return **buf;
@@ -66,10 +64,7 @@ void register_size(const char* dtype, std::int64_t n) {
     });
   }
   // Free the buffers once this size is done.
-  bench::add("release" + suffix, [buf](benchmark::State& s) {
-    for (auto _ : s) s.SetIterationTime(1e-9);
-    buf->reset();
-  })->Iterations(1);
+  bench::add_release("release" + suffix, buf);
 }
 
 template <class Exec>
