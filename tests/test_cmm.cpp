@@ -252,15 +252,6 @@ class CmmErrors : public ::testing::Test {};
 using FloatOnly = Cases<float>;
 TYPED_TEST_SUITE(CmmErrors, FloatOnly, CaseNames);
 
-template <class View>
-bool still_poisoned(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  for (std::size_t i = 0; i < h.extent(0); ++i)
-    for (std::size_t j = 0; j < h.extent(1); ++j)
-      if (h(i, j) != poison<typename View::value_type>()) return false;
-  return true;
-}
-
 /// The call throws tilekit::invalid_argument naming the call and `needle`.
 template <class Fn>
 void expect_rejected(Fn&& fn, const std::string& needle) {

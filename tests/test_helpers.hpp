@@ -78,4 +78,15 @@ inline std::int64_t value_of(std::int64_t k) {
 
 template <class T> constexpr T poison() { return static_cast<T>(-12345); }
 
+/// Every element of v (any rank, contiguous) still holds the poison value:
+/// a rejected call wrote nothing.
+template <class View>
+bool still_poisoned(const View& v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  using T = typename View::non_const_value_type;
+  for (std::size_t k = 0; k < h.span(); ++k)
+    if (h.data()[k] != poison<T>()) return false;
+  return true;
+}
+
 }  // namespace tilekit::test

@@ -422,14 +422,6 @@ class PermuteErrors : public ::testing::Test {};
 using FloatOnly = Cases<float>;
 TYPED_TEST_SUITE(PermuteErrors, FloatOnly, Names);
 
-template <class View>
-bool still_poisoned(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  for (std::size_t k = 0; k < h.span(); ++k)
-    if (h.data()[k] != poison<float>()) return false;
-  return true;
-}
-
 TYPED_TEST(PermuteErrors, RejectedBeforeAnythingIsWritten) {
   using E = typename TypeParam::exec;
   using Mem = typename E::memory_space;

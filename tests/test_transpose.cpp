@@ -107,15 +107,6 @@ class TransposeErrors : public ::testing::Test {};
 using FloatOnly = Cases<float>;
 TYPED_TEST_SUITE(TransposeErrors, FloatOnly, CaseNames);
 
-template <class View>
-bool still_poisoned(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  for (std::size_t i = 0; i < h.extent(0); ++i)
-    for (std::size_t j = 0; j < h.extent(1); ++j)
-      if (h(i, j) != poison<typename View::value_type>()) return false;
-  return true;
-}
-
 TYPED_TEST(TransposeErrors, RejectedBeforeAnythingIsWritten) {
   using E = typename TypeParam::exec;
   using View = Kokkos::View<float**, Kokkos::LayoutRight, typename E::memory_space>;

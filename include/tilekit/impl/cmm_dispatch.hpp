@@ -6,6 +6,7 @@
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
 #include <tilekit/impl/cmm_kernels.hpp>
+#include <tilekit/impl/launch.hpp>
 
 #include <string>
 #include <string_view>

@@ -8,7 +8,7 @@
 #include <tilekit/errors.hpp>
 #include <tilekit/impl/permute3d_kernels.hpp>
 #include <tilekit/impl/permute_kernels.hpp>
-#include <tilekit/impl/transpose_dispatch.hpp>  // impl::team_policy, impl::is_left_v
+#include <tilekit/impl/launch.hpp>
 
 #include <algorithm>
 #include <array>

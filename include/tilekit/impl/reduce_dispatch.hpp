@@ -5,7 +5,7 @@
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
 #include <tilekit/impl/reduce_kernels.hpp>
-#include <tilekit/impl/transpose_dispatch.hpp>  // impl::team_policy
+#include <tilekit/impl/launch.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -146,10 +146,4 @@ KOKKOS_INLINE_FUNCTION void stage_store_transposed(const Tile& s, T* dst, index_
   }
 }
 
-/// League size for `work` independent items: capped, teams loop over the rest.
-inline int league_for(index_t work, long max_league) {
-  const index_t cap = max_league < 1 ? 1 : max_league;
-  return static_cast<int>(work < 1 ? 1 : (work < cap ? work : cap));
-}
-
 }  // namespace tilekit::impl

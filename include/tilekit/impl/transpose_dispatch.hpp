@@ -4,6 +4,7 @@
 // limits, and launches the chosen kernel on the caller's execution space.
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
+#include <tilekit/impl/launch.hpp>
 #include <tilekit/impl/transpose_inplace_kernels.hpp>
 #include <tilekit/impl/transpose_kernels.hpp>
 
@@ -57,50 +58,6 @@ backends::TileConfig resolve_tile(const std::string& where, const TransposeOptio
   if (c.tile > 1024) detail::fail(where, "tile edge " + std::to_string(c.tile) + " exceeds 1024");
   return c;
 }
-
-/// Team policy of team_rows x vector work items and `scratch` bytes of level-0
-/// scratch; `flat` launches them as one flat team (vector length 1,
-/// consecutive ranks are consecutive GPU lanes) for the register-staged moves.
-/// Throws when the space cannot launch it.
-template <class Exec, class Functor>
-Kokkos::TeamPolicy<Exec> team_policy(const std::string& where, const Exec& exec,
-                                     const Functor& f, int league,
-                                     const backends::TileConfig& c, std::size_t scratch,
-                                     bool flat = false) {
-  const int team = flat ? c.team_rows * c.vector : c.team_rows;
-  const int vector = flat ? 1 : c.vector;
-  const int vmax = Kokkos::TeamPolicy<Exec>::vector_length_max();
-  if (vector > vmax)
-    detail::fail(where, "vector length " + std::to_string(vector) + " exceeds " +
-                            std::to_string(vmax) + " on " + Exec::name());
-  Kokkos::TeamPolicy<Exec> probe(exec, 1, 1, vector);
-  const std::size_t smax = static_cast<std::size_t>(probe.scratch_size_max(0));
-  if (scratch > smax)
-    detail::fail(where, "scratch tile of " + std::to_string(scratch) + " bytes exceeds the " +
-                            std::to_string(smax) + " available per team on " + Exec::name() +
-                            "; use a smaller tile");
-  const int tmax = probe.set_scratch_size(0, Kokkos::PerTeam(scratch))
-                       .team_size_max(f, Kokkos::ParallelForTag());
-  if (team > tmax)
-    detail::fail(where, "team of " + std::to_string(c.team_rows) + " x " +
-                            std::to_string(c.vector) + " work items exceeds the " +
-                            std::to_string(tmax * vector) + " that " + Exec::name() +
-                            " can launch with this tile");
-  Kokkos::TeamPolicy<Exec> p(exec, league, team, vector);
-  p.set_scratch_size(0, Kokkos::PerTeam(scratch));
-  return p;
-}
-
-/// Calls fn(K, N): the backend's loads in flight and staging registers.
-template <class Exec, class Fn>
-void with_stage(Fn&& fn) {
-  fn(std::integral_constant<int, backends::Traits<Exec>::loads_in_flight>{},
-     std::integral_constant<int, backends::Traits<Exec>::stage_registers>{});
-}
-
-
-template <class View>
-constexpr bool is_left_v = std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>;
 
 }  // namespace impl
 

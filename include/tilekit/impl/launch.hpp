@@ -1,0 +1,67 @@
+#pragma once
+// Launch helpers shared by every family's dispatch: the checked team policy,
+// the league size, the backend's compile-time staging counts and the layout
+// test that maps LayoutLeft views onto the row-major kernels.
+#include <tilekit/backends/traits.hpp>
+#include <tilekit/errors.hpp>
+#include <tilekit/impl/tile_copy.hpp>  // index_t
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+namespace tilekit::impl {
+
+/// League size for `work` independent items: capped, teams loop over the rest.
+inline int league_for(index_t work, long max_league) {
+  const index_t cap = max_league < 1 ? 1 : max_league;
+  return static_cast<int>(work < 1 ? 1 : (work < cap ? work : cap));
+}
+
+/// Team policy of team_rows x vector work items and `scratch` bytes of level-0
+/// scratch; `flat` launches them as one flat team (vector length 1,
+/// consecutive ranks are consecutive GPU lanes) for the register-staged moves.
+/// Throws when the space cannot launch it.
+template <class Exec, class Functor>
+Kokkos::TeamPolicy<Exec> team_policy(const std::string& where, const Exec& exec,
+                                     const Functor& f, int league,
+                                     const backends::TileConfig& c, std::size_t scratch,
+                                     bool flat = false) {
+  const int team = flat ? c.team_rows * c.vector : c.team_rows;
+  const int vector = flat ? 1 : c.vector;
+  const int vmax = Kokkos::TeamPolicy<Exec>::vector_length_max();
+  if (vector > vmax)
+    detail::fail(where, "vector length " + std::to_string(vector) + " exceeds " +
+                            std::to_string(vmax) + " on " + Exec::name());
+  Kokkos::TeamPolicy<Exec> probe(exec, 1, 1, vector);
+  const std::size_t smax = static_cast<std::size_t>(probe.scratch_size_max(0));
+  if (scratch > smax)
+    detail::fail(where, "scratch tile of " + std::to_string(scratch) + " bytes exceeds the " +
+                            std::to_string(smax) + " available per team on " + Exec::name() +
+                            "; use a smaller tile");
+  const int tmax = probe.set_scratch_size(0, Kokkos::PerTeam(scratch))
+                       .team_size_max(f, Kokkos::ParallelForTag());
+  if (team > tmax)
+    detail::fail(where, "team of " + std::to_string(c.team_rows) + " x " +
+                            std::to_string(c.vector) + " work items exceeds the " +
+                            std::to_string(tmax * vector) + " that " + Exec::name() +
+                            " can launch with this tile");
+  Kokkos::TeamPolicy<Exec> p(exec, league, team, vector);
+  p.set_scratch_size(0, Kokkos::PerTeam(scratch));
+  return p;
+}
+
+/// Calls fn(K, N): the backend's loads in flight and staging registers.
+template <class Exec, class Fn>
+void with_stage(Fn&& fn) {
+  fn(std::integral_constant<int, backends::Traits<Exec>::loads_in_flight>{},
+     std::integral_constant<int, backends::Traits<Exec>::stage_registers>{});
+}
+
+/// Whether a view is column-major (the dispatches swap its extents).
+template <class View>
+constexpr bool is_left_v = std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>;
+
+}  // namespace tilekit::impl
