@@ -29,6 +29,23 @@ inline std::string baseline_key(const char* space, const char* dtype, double byt
   return std::string(space) + "/" + dtype + "/" + std::to_string(static_cast<long long>(bytes));
 }
 
+/// GB/s and bytes counters; files a copy's rate as the baseline of its bytes,
+/// else reports % of that copy; % of the theoretical peak where known.
+template <class Exec>
+void rate_counters(benchmark::State& state, const Exec& exec, double bytes, const char* dtype,
+                   bool is_copy, double gbps) {
+  state.counters["GB/s"] = gbps;
+  state.counters["bytes"] = bytes;
+  const auto key = baseline_key(Exec::name(), dtype, bytes);
+  if (is_copy) {
+    copy_baseline()[key] = gbps;
+  } else if (auto it = copy_baseline().find(key); it != copy_baseline().end()) {
+    state.counters["pct_copy"] = 100.0 * gbps / it->second;
+  }
+  const double peak = hardware_info(exec).peak_gbps;
+  if (peak > 0) state.counters["pct_peak"] = 100.0 * gbps / peak;
+}
+
 /// Times fn() per iteration between fences; reports GB/s (bytes read +
 /// written) and, unless this is the copy itself, % of the copy of the same bytes.
 template <class Exec, class Fn>
@@ -45,17 +62,8 @@ void timed(benchmark::State& state, const Exec& exec, double bytes, const char* 
     state.SetIterationTime(s);
     total += s;
   }
-  const double gbps = bytes * static_cast<double>(state.iterations()) / total / 1e9;
-  state.counters["GB/s"] = gbps;
-  state.counters["bytes"] = bytes;
-  const auto key = baseline_key(Exec::name(), dtype, bytes);
-  if (is_copy) {
-    copy_baseline()[key] = gbps;
-  } else if (auto it = copy_baseline().find(key); it != copy_baseline().end()) {
-    state.counters["pct_copy"] = 100.0 * gbps / it->second;
-  }
-  const double peak = hardware_info(exec).peak_gbps;
-  if (peak > 0) state.counters["pct_peak"] = 100.0 * gbps / peak;
+  rate_counters(state, exec, bytes, dtype, is_copy,
+                bytes * static_cast<double>(state.iterations()) / total / 1e9);
 }
 
 /// Throughput timing (throughput.hpp): the benchmark's one iteration reports
@@ -73,20 +81,10 @@ void throughput(benchmark::State& state, const Exec& exec, double bytes, const c
     t = report::time_throughput(exec, fn);
     state.SetIterationTime(t.ms * 1e-3);
   }
-  const double gbps = bytes / (t.ms * 1e-3) / 1e9;
-  state.counters["GB/s"] = gbps;
-  state.counters["bytes"] = bytes;
+  rate_counters(state, exec, bytes, dtype, is_copy, bytes / (t.ms * 1e-3) / 1e9);
   state.counters["latency_us"] = t.latency_ms * 1e3;
   state.counters["calls"] = t.calls;
   state.counters["buffers"] = buffers;
-  const auto key = baseline_key(Exec::name(), dtype, bytes);
-  if (is_copy) {
-    copy_baseline()[key] = gbps;
-  } else if (auto it = copy_baseline().find(key); it != copy_baseline().end()) {
-    state.counters["pct_copy"] = 100.0 * gbps / it->second;
-  }
-  const double peak = hardware_info(exec).peak_gbps;
-  if (peak > 0) state.counters["pct_peak"] = 100.0 * gbps / peak;
 }
 
 /// Buffers to rotate over for inputs of `bytes` each on exec's device

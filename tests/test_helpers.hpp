@@ -66,7 +66,9 @@ struct CaseNames {
                     : std::is_same_v<T, double>       ? "double"
                     : std::is_same_v<T, std::int32_t> ? "int32"
                     : std::is_same_v<T, std::int64_t> ? "int64"
-                                                      : "other";
+                    : std::is_same_v<T, Kokkos::complex<float>>  ? "cfloat"
+                    : std::is_same_v<T, Kokkos::complex<double>> ? "cdouble"
+                                                                 : "other";
     return std::string(C::exec::name()) + "_" + t;
   }
 };

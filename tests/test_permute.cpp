@@ -40,20 +40,6 @@ T make_poison() {
   else return poison<T>();
 }
 
-struct Names {
-  template <class C>
-  static std::string GetName(int) {
-    using T = typename C::value;
-    std::string t = std::is_same_v<T, float>                     ? "float"
-                    : std::is_same_v<T, double>                  ? "double"
-                    : std::is_same_v<T, std::int32_t>            ? "int32"
-                    : std::is_same_v<T, Kokkos::complex<float>>  ? "cfloat"
-                    : std::is_same_v<T, Kokkos::complex<double>> ? "cdouble"
-                                                                 : "other";
-    return std::string(C::exec::name()) + "_" + t;
-  }
-};
-
 // ---------------------------------------------------------------- views
 
 template <class T, int R> struct Stars { using type = typename Stars<T, R - 1>::type*; };
@@ -196,7 +182,7 @@ void every_permutation(const std::vector<Extents>& shapes) {
 template <class C>
 class Permute : public ::testing::Test {};
 using AllTypes = Cases<std::int32_t, float, double, Kokkos::complex<float>, Kokkos::complex<double>>;
-TYPED_TEST_SUITE(Permute, AllTypes, Names);
+TYPED_TEST_SUITE(Permute, AllTypes, CaseNames);
 
 TYPED_TEST(Permute, EveryPermutationRank2) {
   every_permutation<typename TypeParam::exec, typename TypeParam::value, 2>(
@@ -351,7 +337,7 @@ TYPED_TEST(Permute, PlanReusedAcrossViewsAndScalars) {
 template <class C>
 class PermuteStaged : public ::testing::Test {};
 using StagedTypes = Cases<float, Kokkos::complex<double>>;
-TYPED_TEST_SUITE(PermuteStaged, StagedTypes, Names);
+TYPED_TEST_SUITE(PermuteStaged, StagedTypes, CaseNames);
 
 TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
   using E = typename TypeParam::exec;
@@ -420,7 +406,7 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
 template <class C>
 class PermuteErrors : public ::testing::Test {};
 using FloatOnly = Cases<float>;
-TYPED_TEST_SUITE(PermuteErrors, FloatOnly, Names);
+TYPED_TEST_SUITE(PermuteErrors, FloatOnly, CaseNames);
 
 TYPED_TEST(PermuteErrors, RejectedBeforeAnythingIsWritten) {
   using E = typename TypeParam::exec;

@@ -92,8 +92,7 @@ struct CubeDims {
 template <class Exec, class T, class Perm, class Store>
 struct Permute3Shared {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  using Scratch = Kokkos::View<T*, typename Exec::scratch_memory_space,
-                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Scratch = ScratchArray<T, Exec>;
   static constexpr int E = cube_edge;
   const T* in;
   T* out;

@@ -61,10 +61,8 @@ struct PermuteNaive {
 template <class Exec, class T, int N, class Store>
 struct PermuteRows {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  using Offsets = Kokkos::View<index_t*, typename Exec::scratch_memory_space,
-                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using Lengths = Kokkos::View<int*, typename Exec::scratch_memory_space,
-                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Offsets = ScratchArray<index_t, Exec>;
+  using Lengths = ScratchArray<int, Exec>;
   const T* in;
   T* out;
   RowsLayout L;
@@ -168,10 +166,8 @@ struct TableBox {
 template <class Exec, class T, int K, int N, class Store, BoxKind Kind>
 struct PermuteTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  using Scratch = Kokkos::View<T*, typename Exec::scratch_memory_space,
-                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using Tables = Kokkos::View<index_t*, typename Exec::scratch_memory_space,
-                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Scratch = ScratchArray<T, Exec>;
+  using Tables = ScratchArray<index_t, Exec>;
   /// Teams of many work items (staged) read the tables from team scratch.
   static constexpr bool scratch_tables = N > 1;
 

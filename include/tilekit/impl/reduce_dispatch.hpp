@@ -95,6 +95,18 @@ void check_reduce_input(const std::string& where, const View& v) {
                             " reduce a contiguous copy");
 }
 
+/// A view given to a plan made for n elements of T: the input checks, then its size.
+template <class Exec, class T, class View>
+void check_planned_input(const std::string& where, const View& v, index_t n) {
+  static_assert(std::is_same_v<typename View::non_const_value_type, T>,
+                "tilekit::reduce: the view's value type differs from the plan's");
+  check_reduce_input<Exec>(where, v);
+  if (static_cast<index_t>(v.size()) != n)
+    detail::fail(where, "input with extents " + detail::extents_string(v) + " has " +
+                            std::to_string(v.size()) + " elements, the plan " +
+                            std::to_string(n));
+}
+
 template <class Exec, class R, class ResultView>
 void check_reduce_result() {
   static_assert(Kokkos::is_view_v<ResultView> && ResultView::rank() == 0,
@@ -223,13 +235,7 @@ class ReducePlan {
 
   template <class View>
   void check(const View& v) const {
-    static_assert(std::is_same_v<typename View::non_const_value_type, T>,
-                  "tilekit::reduce: the view's value type differs from the plan's");
-    impl::check_reduce_input<ExecSpace>(where(), v);
-    if (static_cast<index_t>(v.size()) != n_)
-      detail::fail(where(), "input with extents " + detail::extents_string(v) + " has " +
-                                std::to_string(v.size()) + " elements, the plan " +
-                                std::to_string(n_));
+    impl::check_planned_input<ExecSpace, T>(where(), v, n_);
   }
 
   /// Teams for `rows` whole rows: each takes at least K rows (one round of K

@@ -132,13 +132,7 @@ class ReduceStepPlan {
 
   template <class View>
   void check(const View& v) const {
-    static_assert(std::is_same_v<typename View::non_const_value_type, T>,
-                  "tilekit::reduce: the view's value type differs from the plan's");
-    impl::check_reduce_input<ExecSpace>(where(), v);
-    if (static_cast<index_t>(v.size()) != n_)
-      detail::fail(where(), "input with extents " + detail::extents_string(v) + " has " +
-                                std::to_string(v.size()) + " elements, the plan " +
-                                std::to_string(n_));
+    impl::check_planned_input<ExecSpace, T>(where(), v, n_);
   }
 
   template <class Fn>

@@ -27,7 +27,7 @@ namespace impl {
 template <class Exec, class In, class S, ReduceStep Step>
 struct ReduceStepKernel {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  using Scratch = Kokkos::View<S*, typename Exec::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  using Scratch = ScratchArray<S, Exec>;
   static constexpr bool two_per_item = Step >= ReduceStep::first_add;
   static constexpr bool warp_last = Step >= ReduceStep::unroll_last;
 

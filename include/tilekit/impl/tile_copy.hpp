@@ -30,6 +30,11 @@ template <class T, class Exec>
 using ScratchTile = Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::scratch_memory_space,
                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
+/// Scratch array of n elements.
+template <class T, class Exec>
+using ScratchArray = Kokkos::View<T*, typename Exec::scratch_memory_space,
+                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
 /// The team moves an nr x nc block element by element: team ranks take rows,
 /// K rows per work item whose loads are all issued before the first store,
 /// and vector lanes take columns, so consecutive lanes touch consecutive
