@@ -149,7 +149,7 @@ class ReducePlan {
     league_ = league_for(Kernel::rows_of(n_, 0, threads_));
     // Throws for a shape the space cannot launch; execute() skips the check.
     impl::team_policy(where(), exec_, Kernel{}, static_cast<int>(league_),
-                      impl::team_shape(config_), 0);
+                      impl::team_shape(config_), Kernel::scratch_bytes(threads_));
     label_ = opts_.label + "_" + std::string(op_name<Op>());
     const std::string& l = label_;
     partial_ = Kokkos::View<typename Kernel::acc_type*, Mem>(
@@ -190,8 +190,9 @@ class ReducePlan {
   /// alignment of the view): h of the bound gamma_h * sum|x| below. A work
   /// item's accumulator takes every K-th row of its team's share, then the
   /// loose elements (accumulator 0); the work item joins its K x W
-  /// accumulators in turn, the team joins its work items in a tree, and the
-  /// last team joins the partials (each work item up to K per round).
+  /// accumulators in turn, the team joins its work items in two levels (G
+  /// groups of threads / G, then the G groups), and the last team joins the
+  /// partials (each work item up to K per round) and those in two levels again.
   index_t depth() const {
     constexpr index_t W = Kernel::W, K = Kernel::K;
     const index_t P = threads_;
@@ -202,9 +203,10 @@ class ReducePlan {
     }
     const index_t loose = P * W + 2 * W;  // head (< W) and tail (< P W + W) elements
     const index_t chain = impl::ceil_div(share, K) + impl::ceil_div(loose, P);
-    const index_t team = (K * W - 1) + impl::ceil_log2(P) + 2;
-    const index_t last =
-        league_ > 1 ? K * impl::ceil_div(league_, K * P) + impl::ceil_log2(P) + 2 : 0;
+    const index_t G = Kernel::groups_for(threads_);
+    const index_t levels = impl::ceil_div(P, G) + G;  // join_team, plus the join into the result
+    const index_t team = (K * W - 1) + levels;
+    const index_t last = league_ > 1 ? K * impl::ceil_div(league_, K * P) + levels : 0;
     return chain + team + last;
   }
 
@@ -248,13 +250,21 @@ class ReducePlan {
     const index_t head = Kernel::head_of(data, n_);
     const index_t rows = Kernel::rows_of(n_, head, threads_);
     const index_t league = league_for(rows);
-    const Kernel f{data,    n_, head, rows, threads_, partial_.data(), counter_.data(),
+    const Kernel f{data,
+                   n_,
+                   head,
+                   rows,
+                   rows / league,
+                   rows % league,
+                   threads_,
+                   Kernel::groups_for(threads_),
+                   partial_.data(),
+                   counter_.data(),
                    result};
-    Kokkos::parallel_for(
-        label_,
-        Kokkos::TeamPolicy<ExecSpace>(exec_, static_cast<int>(league), config_.team_rows,
-                                      config_.vector),
-        f);
+    Kokkos::TeamPolicy<ExecSpace> policy(exec_, static_cast<int>(league), config_.team_rows,
+                                         config_.vector);
+    policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(threads_)));
+    Kokkos::parallel_for(label_, policy, f);
   }
 
   ExecSpace exec_;

@@ -4,21 +4,25 @@
 // The input is read as aligned vectors of LoadBytes (one 16-byte load on the
 // GPU) starting at `head`, the first element whose address is so aligned. The
 // vectors are cut into rows of `threads` vectors (one per work item of a team);
-// team t of L reduces the contiguous rows [t * rows / L, (t + 1) * rows / L):
-// an even split of the elements (shares differ by at most one row), so every
-// team, and every work item, has the same work, and the order of accumulation
+// with rows = q L + e, team t of L reduces the q + (t < e) contiguous rows from
+// t q + min(t, e): an even split of the elements (shares differ by at most one
+// row; q and e come from the host, so no team divides), every team, and every
+// work item, has the same work, and the order of accumulation
 // is fixed by n, the alignment and the launch shape. Work item `tid` reads
 // vector tid of each row of its team's share (lanes on consecutive addresses),
 // Loads rows at a time, all Loads loads issued before the first add, and keeps
 // one accumulator per load and lane: accumulator k takes rows r0 + k,
 // r0 + k + Loads, ... Team 0 also takes the elements outside whole rows (the
-// head before the first aligned vector, and the tail). Teams join their work
-// items (Kokkos' team reduction), write one partial each, and the last team to
-// finish (an atomic ticket) joins the partials and writes the result: no second
-// launch, no fence. In that join work item tid takes partials tid, tid +
-// threads, ... Loads of them loaded at once, in index order.
+// head before the first aligned vector, and the tail). A team joins its work
+// items in team scratch in two sequential levels (join_team: G = groups work
+// items each join every G-th value, then one joins those G), which takes two
+// barriers where a tree takes log2(threads), writes one partial, and the last
+// team to finish (an atomic ticket) joins the partials the same way and writes
+// the result: no second launch, no fence. In that join work item tid takes
+// partials tid, tid + threads, ... Loads of them loaded at once, in index order.
 #include <tilekit/impl/reduce_ops.hpp>
 
+#include <cstddef>
 #include <cstdint>
 
 // The lane loop of a load: unrolled into registers on the GPU; on the CPU left
@@ -45,7 +49,6 @@ struct ReduceKernel {
   using traits = OpTraits<Op, T>;
   using acc_type = typename traits::acc_type;
   using result_type = typename traits::result_type;
-  using reducer = OpReducer<Op, T>;
 
   /// Elements per vector load.
   static constexpr int W = LoadBytes > int(sizeof(T)) ? LoadBytes / int(sizeof(T)) : 1;
@@ -58,8 +61,11 @@ struct ReduceKernel {
   const T* data;
   index_t n;
   index_t head;  ///< elements before the first aligned vector
-  index_t rows;  ///< whole rows of `threads` vectors after head
-  int threads;   ///< work items per team
+  index_t rows;   ///< whole rows of `threads` vectors after head
+  index_t share;  ///< rows / league: every team's rows ...
+  index_t extra;  ///< ... and one more for the first rows % league teams
+  int threads;    ///< work items per team
+  int groups;     ///< G of join_team (groups_for(threads))
   acc_type* partial;
   unsigned* counter;  ///< zero between launches; the last team resets it
   result_type* result;
@@ -72,6 +78,16 @@ struct ReduceKernel {
   }
   static index_t rows_of(index_t n, index_t head, int threads) {
     return (n - head) / W / threads;
+  }
+  /// G of join_team: the least power of two whose square reaches `threads`.
+  static int groups_for(int threads) {
+    int g = 1;
+    while (g * g < threads) g *= 2;
+    return g;
+  }
+  /// Team scratch of join_team: one accumulator per work item and per group.
+  static std::size_t scratch_bytes(int threads) {
+    return sizeof(acc_type) * static_cast<std::size_t>(threads + groups_for(threads));
   }
 
   /// Work item tid's share: vector tid of rows [r0, r1), plus the loose
@@ -135,35 +151,63 @@ TILEKIT_UNROLL
     }
   }
 
+  /// Joins s[0 .. threads) of every work item in two levels: work item i < G
+  /// joins s[i], s[i + G], ... into s[threads + i]; the caller's PerTeam
+  /// single then takes last_level(s) (s[threads .. threads + G) in order).
+  KOKKOS_INLINE_FUNCTION void join_team(const member_type& team, acc_type* s) const {
+    team.team_barrier();
+    const int G = groups;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, G), [&](const int i) {
+      acc_type a = s[i];
+      for (int j = i + G; j < threads; j += G) traits::join(a, s[j]);
+      s[threads + i] = a;
+    });
+    team.team_barrier();
+  }
+  KOKKOS_INLINE_FUNCTION acc_type last_level(const acc_type* s) const {
+    acc_type a = s[threads];
+    for (int i = 1; i < groups; ++i) traits::join(a, s[threads + i]);
+    return a;
+  }
+
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
     const index_t t = team.league_rank();
     const index_t L = team.league_size();
-    const index_t r0 = rows * t / L, r1 = rows * (t + 1) / L;
-    acc_type mine;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamVectorRange(team, threads),
-        [&](const int tid, acc_type& a) { work_item(r0, r1, tid, t == 0, a); }, reducer(mine));
+    const index_t r0 = t * share + (t < extra ? t : extra);
+    const index_t r1 = r0 + share + (t < extra ? 1 : 0);
+    acc_type* s = static_cast<acc_type*>(
+        team.team_shmem().get_shmem(sizeof(acc_type) * static_cast<std::size_t>(threads + groups)));
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int tid) {
+      acc_type a = traits::identity();
+      work_item(r0, r1, tid, t == 0, a);
+      s[tid] = a;
+    });
+    join_team(team, s);
     if (L == 1) {
-      Kokkos::single(Kokkos::PerTeam(team), [&] { *result = traits::result(mine); });
+      Kokkos::single(Kokkos::PerTeam(team), [&] { *result = traits::result(last_level(s)); });
       return;
     }
     int last = 0;
     Kokkos::single(
         Kokkos::PerTeam(team),
         [&](int& is_last) {
-          partial[t] = mine;
+          partial[t] = last_level(s);
           Kokkos::memory_fence();  // the partial is visible before the ticket
           is_last = Kokkos::atomic_fetch_add(counter, 1u) == static_cast<unsigned>(L - 1);
+          // The last ticket: every partial is visible after this fence, and the
+          // single's barrier orders the team's loads below after it.
+          if (is_last) Kokkos::memory_fence();
         },
         last);
     if (!last) return;
-    Kokkos::memory_fence();
-    acc_type all;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamVectorRange(team, threads),
-        [&](const int tid, acc_type& a) { join_partials(L, tid, a); }, reducer(all));
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int tid) {
+      acc_type a = traits::identity();
+      join_partials(L, tid, a);
+      s[tid] = a;
+    });
+    join_team(team, s);
     Kokkos::single(Kokkos::PerTeam(team), [&] {
-      *result = traits::result(all);
+      *result = traits::result(last_level(s));
       Kokkos::atomic_store(counter, 0u);
     });
   }

@@ -185,25 +185,5 @@ template <class T> struct OpTraits<Max, T> : ExtremumTraits<true, T> {};
 template <class T> struct OpTraits<MinLoc, T> : ExtremumLocTraits<false, T> {};
 template <class T> struct OpTraits<MaxLoc, T> : ExtremumLocTraits<true, T> {};
 
-/// Kokkos reducer of an operation's accumulators (nested and top-level reductions).
-template <class Op, class T, class Space = Kokkos::HostSpace>
-struct OpReducer {
-  using reducer = OpReducer;
-  using traits = OpTraits<Op, T>;
-  using value_type = typename traits::acc_type;
-  using result_view_type = Kokkos::View<value_type, Space, Kokkos::MemoryUnmanaged>;
-
-  result_view_type value;
-
-  KOKKOS_INLINE_FUNCTION explicit OpReducer(value_type& v) : value(&v) {}
-  KOKKOS_INLINE_FUNCTION void join(value_type& dest, const value_type& src) const {
-    traits::join(dest, src);
-  }
-  KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = traits::identity(); }
-  KOKKOS_INLINE_FUNCTION value_type& reference() const { return *value.data(); }
-  KOKKOS_INLINE_FUNCTION result_view_type view() const { return value; }
-  KOKKOS_INLINE_FUNCTION bool references_scalar() const { return true; }
-};
-
 }  // namespace impl
 }  // namespace tilekit
