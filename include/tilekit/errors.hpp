@@ -80,5 +80,18 @@ constexpr void require_accessible() {
                 "tilekit: the view's memory space is not accessible from the execution space");
 }
 
+/// An out-of-place pair (transpose, permute): the output holds T, the input T
+/// (const or not), both in one layout, both accessible from Exec.
+template <class Exec, class T, class InView, class OutView>
+constexpr void require_in_out_pair() {
+  static_assert(std::is_same_v<typename OutView::value_type, T> &&
+                    std::is_same_v<typename InView::non_const_value_type, T>,
+                "tilekit: input and output value types differ from the plan's");
+  static_assert(std::is_same_v<typename InView::array_layout, typename OutView::array_layout>,
+                "tilekit: input and output must have the same layout");
+  require_accessible<Exec, InView>();
+  require_accessible<Exec, OutView>();
+}
+
 }  // namespace detail
 }  // namespace tilekit

@@ -36,4 +36,18 @@ Timing time_median(const Exec& exec, int reps, Fn&& fn, int warmup = 2) {
   return t;
 }
 
+/// The copy baseline every "% copy" refers to: deep_copy(dst, src) timed as
+/// above, with its bandwidth over `bytes` (bytes read plus bytes written).
+struct CopyTiming : Timing {
+  double gbps = 0;
+};
+
+template <class Exec, class Dst, class Src>
+CopyTiming time_copy(const Exec& exec, int reps, const Dst& dst, const Src& src, double bytes) {
+  CopyTiming c;
+  static_cast<Timing&>(c) = time_median(exec, reps, [&] { Kokkos::deep_copy(exec, dst, src); });
+  c.gbps = c.median_ms > 0 ? bytes / (c.median_ms * 1e-3) / 1e9 : 0;
+  return c;
+}
+
 }  // namespace tilekit::report

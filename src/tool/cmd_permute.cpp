@@ -216,12 +216,8 @@ bool run_case(const Options& o, const Exec& exec, const std::vector<index_t>& ex
 
   // The baseline, always measured: every "% copy" refers to it.
   {
-    auto t = report::time_median(exec, o.common.reps, [&] { Kokkos::deep_copy(exec, b, a); });
-    report::Row r;
-    r.ms = t.median_ms;
-    r.bytes = bytes;
-    report::finish_row(r, 0, 0);
-    copy_gbps = r.gbps;
+    const auto t = report::time_copy(exec, o.common.reps, b, a, bytes);
+    copy_gbps = t.gbps;
     std::vector<int> id(R);
     std::iota(id.begin(), id.end(), 0);
     add_row("copy", id, t, false, 0);

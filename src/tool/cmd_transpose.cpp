@@ -75,12 +75,8 @@ bool run_space_type(const Options& o, const Exec& exec, double peak, report::Rep
 
   // The baseline is always measured: every "% copy" refers to it.
   {
-    auto t = report::time_median(exec, o.common.reps, [&] { Kokkos::deep_copy(exec, b, a); });
-    report::Row r;
-    r.ms = t.median_ms;
-    r.bytes = bytes;
-    report::finish_row(r, 0, 0);
-    copy_gbps = r.gbps;
+    const auto t = report::time_copy(exec, o.common.reps, b, a, bytes);
+    copy_gbps = t.gbps;
     add_row("copy", t, false, 0);
   }
   if (selected("copy_kernel")) {

@@ -136,13 +136,7 @@ class PermutePlan {
                   "tilekit::permute: views must have rank 1 to 8");
     static_assert(InView::rank() == OutView::rank(),
                   "tilekit::permute: input and output must have the same rank");
-    static_assert(std::is_same_v<typename OutView::value_type, T> &&
-                      std::is_same_v<typename InView::non_const_value_type, T>,
-                  "tilekit::permute: input and output value types differ from the plan's");
-    static_assert(std::is_same_v<typename InView::array_layout, typename OutView::array_layout>,
-                  "tilekit::permute: input and output must have the same layout");
-    detail::require_accessible<ExecSpace, InView>();
-    detail::require_accessible<ExecSpace, OutView>();
+    detail::require_in_out_pair<ExecSpace, T, InView, OutView>();
     const std::string& w = where();
     if (static_cast<int>(InView::rank()) != rank_ || impl::is_left_v<InView> != left_)
       detail::fail(w, "views of rank " + std::to_string(InView::rank()) +

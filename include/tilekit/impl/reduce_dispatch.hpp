@@ -117,6 +117,15 @@ void check_reduce_result() {
   detail::require_accessible<Exec, ResultView>();
 }
 
+/// The value of a plan's device result on the host: copied on exec, then waited for.
+template <class Exec, class R, class Mem>
+R result_on_host(const Exec& exec, const Kokkos::View<R, Kokkos::HostSpace>& host,
+                 const Kokkos::View<R, Mem>& device) {
+  Kokkos::deep_copy(exec, host, device);
+  exec.fence("tilekit::reduce: result to the host");
+  return host();
+}
+
 inline backends::TileConfig team_shape(const backends::ReduceConfig& c) {
   return {0, c.team_rows, c.vector, 0};
 }
@@ -143,13 +152,14 @@ class ReducePlan {
     check(v);
     config_ = impl::resolve_reduce<ExecSpace>(where(), opts_);
     threads_ = config_.team_rows * config_.vector;
+    groups_ = Kernel::groups_for(threads_);
     cap_ = impl::league_cap(exec_, config_, opts_.teams, config_.league_pct);
     if (cap_ > std::numeric_limits<int>::max())
       detail::fail(where(), "teams " + std::to_string(cap_) + " exceed 2^31 - 1");
     league_ = league_for(Kernel::rows_of(n_, 0, threads_));
     // Throws for a shape the space cannot launch; execute() skips the check.
     impl::team_policy(where(), exec_, Kernel{}, static_cast<int>(league_),
-                      impl::team_shape(config_), Kernel::scratch_bytes(threads_));
+                      impl::team_shape(config_), Kernel::scratch_bytes(threads_, groups_));
     label_ = opts_.label + "_" + std::string(op_name<Op>());
     const std::string& l = label_;
     partial_ = Kokkos::View<typename Kernel::acc_type*, Mem>(
@@ -173,9 +183,7 @@ class ReducePlan {
   result_type execute(const View& v) const {
     check(v);
     launch(v.data(), result_.data());
-    Kokkos::deep_copy(exec_, host_result_, result_);
-    exec_.fence("tilekit::reduce: result to the host");
-    return host_result_();
+    return impl::result_on_host(exec_, host_result_, result_);
   }
 
   const backends::ReduceConfig& config() const { return config_; }
@@ -203,7 +211,7 @@ class ReducePlan {
     }
     const index_t loose = P * W + 2 * W;  // head (< W) and tail (< P W + W) elements
     const index_t chain = impl::ceil_div(share, K) + impl::ceil_div(loose, P);
-    const index_t G = Kernel::groups_for(threads_);
+    const index_t G = groups_;
     const index_t levels = impl::ceil_div(P, G) + G;  // join_team, plus the join into the result
     const index_t team = (K * W - 1) + levels;
     const index_t last = league_ > 1 ? K * impl::ceil_div(league_, K * P) + levels : 0;
@@ -257,13 +265,13 @@ class ReducePlan {
                    rows / league,
                    rows % league,
                    threads_,
-                   Kernel::groups_for(threads_),
+                   groups_,
                    partial_.data(),
                    counter_.data(),
                    result};
     Kokkos::TeamPolicy<ExecSpace> policy(exec_, static_cast<int>(league), config_.team_rows,
                                          config_.vector);
-    policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(threads_)));
+    policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(threads_, groups_)));
     Kokkos::parallel_for(label_, policy, f);
   }
 
@@ -273,6 +281,7 @@ class ReducePlan {
   std::string label_;
   backends::ReduceConfig config_{};
   int threads_ = 1;
+  int groups_ = 1;  ///< G of the kernel's two-level team join
   index_t cap_ = 1;
   index_t league_ = 1;
   Kokkos::View<typename Kernel::acc_type*, Mem> partial_;

@@ -86,8 +86,8 @@ struct ReduceKernel {
     return g;
   }
   /// Team scratch of join_team: one accumulator per work item and per group.
-  static std::size_t scratch_bytes(int threads) {
-    return sizeof(acc_type) * static_cast<std::size_t>(threads + groups_for(threads));
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int threads, int groups) {
+    return sizeof(acc_type) * static_cast<std::size_t>(threads + groups);
   }
 
   /// Work item tid's share: vector tid of rows [r0, r1), plus the loose
@@ -175,8 +175,8 @@ TILEKIT_UNROLL
     const index_t L = team.league_size();
     const index_t r0 = t * share + (t < extra ? t : extra);
     const index_t r1 = r0 + share + (t < extra ? 1 : 0);
-    acc_type* s = static_cast<acc_type*>(
-        team.team_shmem().get_shmem(sizeof(acc_type) * static_cast<std::size_t>(threads + groups)));
+    acc_type* s =
+        static_cast<acc_type*>(team.team_shmem().get_shmem(scratch_bytes(threads, groups)));
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int tid) {
       acc_type a = traits::identity();
       work_item(r0, r1, tid, t == 0, a);

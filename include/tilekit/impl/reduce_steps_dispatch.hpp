@@ -91,9 +91,7 @@ class ReduceStepPlan {
   result_type execute(const View& v) const {
     check(v);
     launch(v.data(), result_);
-    Kokkos::deep_copy(exec_, host_result_, result_);
-    exec_.fence("tilekit::reduce: result to the host");
-    return host_result_();
+    return impl::result_on_host(exec_, host_result_, result_);
   }
 
   ReduceStep step() const { return step_; }

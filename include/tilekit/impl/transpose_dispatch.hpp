@@ -100,13 +100,7 @@ class TransposePlan {
   void check(const InView& in, const OutView& out) const {
     static_assert(InView::rank() == 2 && OutView::rank() == 2,
                   "tilekit::transpose: views must be rank 2");
-    static_assert(std::is_same_v<typename OutView::value_type, T> &&
-                      std::is_same_v<typename InView::non_const_value_type, T>,
-                  "tilekit::transpose: input and output value types differ");
-    static_assert(std::is_same_v<typename InView::array_layout, typename OutView::array_layout>,
-                  "tilekit::transpose: input and output must have the same layout");
-    detail::require_accessible<ExecSpace, InView>();
-    detail::require_accessible<ExecSpace, OutView>();
+    detail::require_in_out_pair<ExecSpace, T, InView, OutView>();
     const std::string w = where();
     if (in.extent(0) != rows_ || in.extent(1) != cols_)
       detail::fail(w, "input extents " + detail::extents_string(in) +
