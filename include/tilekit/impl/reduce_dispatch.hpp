@@ -198,11 +198,13 @@ class ReducePlan {
   /// alignment of the view): h of the bound gamma_h * sum|x| below. A work
   /// item's accumulator takes every K-th row of its team's share, then the
   /// loose elements (accumulator 0); the work item joins its K x W
-  /// accumulators in turn, the team joins its work items in two levels (G
-  /// groups of threads / G, then the G groups), and the last team joins the
-  /// partials (each work item up to K per round) and those in two levels again.
+  /// accumulators in a pairwise tree, the team joins its work items in two
+  /// levels (G groups of threads / G, then the G groups; each level eight
+  /// values at a time in a tree, the trees in turn), and the last team joins
+  /// the partials (each work item K per round, a tree of each round, the
+  /// rounds in turn) and those in two levels again.
   index_t depth() const {
-    constexpr index_t W = Kernel::W, K = Kernel::K;
+    constexpr index_t W = Kernel::W, K = Kernel::K, C = Kernel::Chunk;
     const index_t P = threads_;
     index_t share = 0;  // most rows of a team, over the alignments of the view
     for (index_t head : {index_t(0), std::min<index_t>(W - 1, n_)}) {
@@ -211,10 +213,13 @@ class ReducePlan {
     }
     const index_t loose = P * W + 2 * W;  // head (< W) and tail (< P W + W) elements
     const index_t chain = impl::ceil_div(share, K) + impl::ceil_div(loose, P);
+    // join_strided of m values: a tree of C, then the trees in turn
+    auto strided = [&](index_t m) { return impl::ceil_log2(C) + impl::ceil_div(m, C); };
     const index_t G = groups_;
-    const index_t levels = impl::ceil_div(P, G) + G;  // join_team, plus the join into the result
-    const index_t team = (K * W - 1) + levels;
-    const index_t last = league_ > 1 ? K * impl::ceil_div(league_, K * P) + levels : 0;
+    const index_t levels = strided(impl::ceil_div(P, G)) + strided(G);
+    const index_t team = impl::ceil_log2(K * W) + 1 + levels;
+    const index_t last =
+        league_ > 1 ? impl::ceil_log2(K) + impl::ceil_div(league_, K * P) + levels : 0;
     return chain + team + last;
   }
 

@@ -13,13 +13,17 @@
 // Loads rows at a time, all Loads loads issued before the first add, and keeps
 // one accumulator per load and lane: accumulator k takes rows r0 + k,
 // r0 + k + Loads, ... Team 0 also takes the elements outside whole rows (the
-// head before the first aligned vector, and the tail). A team joins its work
-// items in team scratch in two sequential levels (join_team: G = groups work
-// items each join every G-th value, then one joins those G), which takes two
-// barriers where a tree takes log2(threads), writes one partial, and the last
-// team to finish (an atomic ticket) joins the partials the same way and writes
-// the result: no second launch, no fence. In that join work item tid takes
-// partials tid, tid + threads, ... Loads of them loaded at once, in index order.
+// head before the first aligned vector, and the tail). A work item joins its
+// accumulators in a pairwise tree. A team joins its work items in team scratch
+// in two levels (join_team: G = groups work items each join every G-th value,
+// then one joins those G), each level eight values at a time in a pairwise
+// tree: two barriers and short dependency chains, since what follows the last
+// load is the latency every call pays. The team writes one partial and takes a
+// ticket (an acquire-release atomic: the partial is visible before the ticket,
+// and the last ticket sees every partial); the last team joins the partials the
+// same way and writes the result: no second launch, no fence. In that join work
+// item tid takes partials tid, tid + threads, ... Loads of them loaded at once
+// (a pairwise tree of each Loads).
 #include <tilekit/impl/reduce_ops.hpp>
 
 #include <cstddef>
@@ -94,17 +98,15 @@ struct ReduceKernel {
   /// elements if `rest`. One accumulator per load and lane (K x W chains).
   KOKKOS_INLINE_FUNCTION void work_item(index_t r0, index_t r1, int tid, bool rest,
                                         acc_type& out) const {
-    acc_type acc[K][W];
+    acc_type acc[K * W];
 TILEKIT_UNROLL
-    for (int k = 0; k < K; ++k)
-TILEKIT_UNROLL
-      for (int j = 0; j < W; ++j) acc[k][j] = traits::identity();
+    for (int k = 0; k < K * W; ++k) acc[k] = traits::identity();
     const Vec* vec = reinterpret_cast<const Vec*>(data + head);
     const index_t stride = threads;
     auto fold = [&](int k, const Vec& v, index_t at) {
       const index_t e0 = head + at * W;
 TILEKIT_LANES
-      for (int j = 0; j < W; ++j) traits::add(acc[k][j], v.x[j], e0 + j);
+      for (int j = 0; j < W; ++j) traits::add(acc[k * W + j], v.x[j], e0 + j);
     };
     index_t r = r0;
     for (; r + K <= r1; r += K) {
@@ -125,16 +127,40 @@ TILEKIT_UNROLL
         if (r + k < r1) fold(k, v[k], v0 + k * stride);
     }
     if (rest) {
-      for (index_t i = tid; i < head; i += stride) traits::add(acc[0][0], data[i], i);
+      for (index_t i = tid; i < head; i += stride) traits::add(acc[0], data[i], i);
       for (index_t i = head + rows * stride * W + tid; i < n; i += stride)
-        traits::add(acc[0][0], data[i], i);
+        traits::add(acc[0], data[i], i);
     }
+    tree(acc);
+    traits::join(out, acc[0]);
+  }
+
+  /// Joins a[0 .. N) pairwise into a[0]: a[i] takes a[i + 1], a[i + 2], a[i + 4],
+  /// ... (a tree ceil(log2 N) joins deep).
+  template <int N>
+  KOKKOS_INLINE_FUNCTION static void tree(acc_type (&a)[N]) {
 TILEKIT_UNROLL
-    for (int k = 0; k < K; ++k)
+    for (int step = 1; step < N; step *= 2)
 TILEKIT_UNROLL
-      for (int j = 0; j < W; ++j)
-        if (k + j > 0) traits::join(acc[0][0], acc[k][j]);
-    traits::join(out, acc[0][0]);
+      for (int i = 0; i + step < N; i += 2 * step) traits::join(a[i], a[i + step]);
+  }
+
+  /// Values per round of join_strided.
+  static constexpr int Chunk = 8;
+  /// The join of s[first + q stride] for q < count: Chunk values loaded at
+  /// once (identities past count), joined in a tree, the trees in turn.
+  KOKKOS_INLINE_FUNCTION static acc_type join_strided(const acc_type* s, int first, int count,
+                                                      int stride) {
+    acc_type a = traits::identity();
+    for (int q = 0; q < count; q += Chunk) {
+      acc_type x[Chunk];
+TILEKIT_UNROLL
+      for (int u = 0; u < Chunk; ++u)
+        x[u] = q + u < count ? s[first + (q + u) * stride] : traits::identity();
+      tree(x);
+      traits::join(a, x[0]);
+    }
+    return a;
   }
 
   /// The last team's share of the L partials: tid, tid + threads, ..., K at a
@@ -146,28 +172,24 @@ TILEKIT_UNROLL
 TILEKIT_UNROLL
       for (int k = 0; k < K; ++k)
         p[k] = i + k * stride < L ? traits::load(partial + i + k * stride) : traits::identity();
-TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k) traits::join(out, p[k]);
+      tree(p);
+      traits::join(out, p[0]);
     }
   }
 
   /// Joins s[0 .. threads) of every work item in two levels: work item i < G
   /// joins s[i], s[i + G], ... into s[threads + i]; the caller's PerTeam
-  /// single then takes last_level(s) (s[threads .. threads + G) in order).
+  /// single then takes last_level(s) (s[threads .. threads + G)).
   KOKKOS_INLINE_FUNCTION void join_team(const member_type& team, acc_type* s) const {
     team.team_barrier();
     const int G = groups;
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, G), [&](const int i) {
-      acc_type a = s[i];
-      for (int j = i + G; j < threads; j += G) traits::join(a, s[j]);
-      s[threads + i] = a;
+      s[threads + i] = join_strided(s, i, (threads - i + G - 1) / G, G);
     });
     team.team_barrier();
   }
   KOKKOS_INLINE_FUNCTION acc_type last_level(const acc_type* s) const {
-    acc_type a = s[threads];
-    for (int i = 1; i < groups; ++i) traits::join(a, s[threads + i]);
-    return a;
+    return join_strided(s, threads, groups, 1);
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
@@ -192,11 +214,13 @@ TILEKIT_UNROLL
         Kokkos::PerTeam(team),
         [&](int& is_last) {
           partial[t] = last_level(s);
-          Kokkos::memory_fence();  // the partial is visible before the ticket
-          is_last = Kokkos::atomic_fetch_add(counter, 1u) == static_cast<unsigned>(L - 1);
-          // The last ticket: every partial is visible after this fence, and the
-          // single's barrier orders the team's loads below after it.
-          if (is_last) Kokkos::memory_fence();
+          // Release: the partial is visible before the ticket. Acquire: the last
+          // ticket sees every partial, and the single's barrier orders the
+          // team's loads below after it. (desul is Kokkos' atomics library;
+          // Kokkos::atomic_* are relaxed.)
+          is_last = desul::atomic_fetch_add(counter, 1u, desul::MemoryOrderAcqRel(),
+                                            desul::MemoryScopeDevice()) ==
+                    static_cast<unsigned>(L - 1);
         },
         last);
     if (!last) return;
