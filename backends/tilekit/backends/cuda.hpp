@@ -50,8 +50,17 @@ struct Traits<Kokkos::Cuda> {
   /// 528 teams 85 / 90 / 94, 1056 teams 69 / 82 / 92, 2112 teams - / 71 / 88;
   /// eight loads in flight instead of four: 88 / 83 / 85. The ladder's step 6 caps its
   /// league at two blocks per 256 resident threads; its block is one team and
-  /// its unrolled last level one warp.
-  static constexpr ReduceConfig reduce_config() { return {8, 32, 16, 4, 2, 256, 32, 50}; }
+  /// its unrolled last level one warp. The league is also capped at the teams
+  /// an SM holds given the kernel's registers (fit_league): the compensated
+  /// sum uses 72 registers, so 3 teams per SM (396 on an H200, 3.9 TB/s at
+  /// 2^28 floats against 3.3 with 528 teams in two uneven waves); MinLoc and
+  /// MaxLoc about 100, 2 per SM.
+  static constexpr ReduceConfig reduce_config() {
+    return {8, 32, 16, 4, 2, 256, 32, 50, true};
+  }
+  static int compute_units(const Kokkos::Cuda& exec) {
+    return exec.cuda_device_prop().multiProcessorCount;
+  }
   /// permute: tiles of 64 x 64 elements (padded: 33 KiB for 8-byte ones, within
   /// the 48 KiB a block gets without opt-in; 32 x 32 for 16-byte ones) moved by
   /// a flat team of 4 x 32 work items, so a tile is at most 32 staged elements

@@ -56,6 +56,12 @@ struct ReduceConfig {
   /// production: league cap in % of concurrency / team threads (the teams that
   /// are resident at once at full thread occupancy; 100 = one such wave)
   int league_pct = 100;
+  /// production: also cap the league at the teams of this kernel that a
+  /// compute unit holds at once (Kokkos' team_size_max for the kernel, which
+  /// counts its registers), so that register-heavy operations (the compensated
+  /// sum, min/max with the index) still run in one resident wave; a space
+  /// that sets it provides Traits::compute_units(exec)
+  bool fit_league = false;
 };
 
 template <class ExecSpace>

@@ -154,6 +154,8 @@ class ReducePlan {
     threads_ = config_.team_rows * config_.vector;
     groups_ = Kernel::groups_for(threads_);
     cap_ = impl::league_cap(exec_, config_, opts_.teams, config_.league_pct);
+    if constexpr (defaults.fit_league)
+      if (opts_.teams == 0) cap_ = std::min(cap_, resident_teams());
     if (cap_ > std::numeric_limits<int>::max())
       detail::fail(where(), "teams " + std::to_string(cap_) + " exceed 2^31 - 1");
     league_ = league_for(Kernel::rows_of(n_, 0, threads_));
@@ -251,6 +253,18 @@ class ReducePlan {
   template <class View>
   void check(const View& v) const {
     impl::check_planned_input<ExecSpace, T>(where(), v, n_);
+  }
+
+  /// Teams of this kernel the space holds at once: the most threads one team
+  /// may have given the kernel's registers and scratch (Kokkos' team_size_max),
+  /// in whole teams of threads_, per compute unit.
+  index_t resident_teams() const {
+    Kokkos::TeamPolicy<ExecSpace> p(exec_, 1, Kokkos::AUTO, config_.vector);
+    p.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(threads_, groups_)));
+    const index_t most =
+        static_cast<index_t>(p.team_size_max(Kernel{}, Kokkos::ParallelForTag{})) * config_.vector;
+    const index_t per_unit = std::max<index_t>(1, most / threads_);
+    return per_unit * backends::Traits<ExecSpace>::compute_units(exec_);
   }
 
   /// Teams for `rows` whole rows: each takes at least K rows (one round of K
