@@ -20,6 +20,16 @@ inline int league_for(index_t work, long max_league) {
   return static_cast<int>(work < 1 ? 1 : (work < cap ? work : cap));
 }
 
+/// The most team rows (of `vector` work items each) a team running f may have
+/// with `scratch` bytes of level-0 scratch on exec (Kokkos' team_size_max: it
+/// counts f's registers on a GPU).
+template <class Exec, class Functor>
+int team_rows_max(const Exec& exec, const Functor& f, int vector, std::size_t scratch) {
+  return Kokkos::TeamPolicy<Exec>(exec, 1, 1, vector)
+      .set_scratch_size(0, Kokkos::PerTeam(scratch))
+      .team_size_max(f, Kokkos::ParallelForTag());
+}
+
 /// Team policy of team_rows x vector work items and `scratch` bytes of level-0
 /// scratch; `flat` launches them as one flat team (vector length 1,
 /// consecutive ranks are consecutive GPU lanes) for the register-staged moves.
@@ -41,8 +51,7 @@ Kokkos::TeamPolicy<Exec> team_policy(const std::string& where, const Exec& exec,
     detail::fail(where, "scratch tile of " + std::to_string(scratch) + " bytes exceeds the " +
                             std::to_string(smax) + " available per team on " + Exec::name() +
                             "; use a smaller tile");
-  const int tmax = probe.set_scratch_size(0, Kokkos::PerTeam(scratch))
-                       .team_size_max(f, Kokkos::ParallelForTag());
+  const int tmax = team_rows_max(exec, f, vector, scratch);
   if (team > tmax)
     detail::fail(where, "team of " + std::to_string(c.team_rows) + " x " +
                             std::to_string(c.vector) + " work items exceeds the " +

@@ -153,15 +153,16 @@ class ReducePlan {
     config_ = impl::resolve_reduce<ExecSpace>(where(), opts_);
     threads_ = config_.team_rows * config_.vector;
     groups_ = Kernel::groups_for(threads_);
+    // Throws for a shape the space cannot launch (before anything queries it);
+    // execute() skips the check.
+    impl::team_policy(where(), exec_, Kernel{}, 1, impl::team_shape(config_),
+                      Kernel::scratch_bytes(threads_, groups_));
     cap_ = impl::league_cap(exec_, config_, opts_.teams, config_.league_pct);
     if constexpr (defaults.fit_league)
       if (opts_.teams == 0) cap_ = std::min(cap_, resident_teams());
     if (cap_ > std::numeric_limits<int>::max())
       detail::fail(where(), "teams " + std::to_string(cap_) + " exceed 2^31 - 1");
     league_ = league_for(Kernel::rows_of(n_, 0, threads_));
-    // Throws for a shape the space cannot launch; execute() skips the check.
-    impl::team_policy(where(), exec_, Kernel{}, static_cast<int>(league_),
-                      impl::team_shape(config_), Kernel::scratch_bytes(threads_, groups_));
     label_ = opts_.label + "_" + std::string(op_name<Op>());
     const std::string& l = label_;
     partial_ = Kokkos::View<typename Kernel::acc_type*, Mem>(
@@ -259,10 +260,10 @@ class ReducePlan {
   /// may have given the kernel's registers and scratch (Kokkos' team_size_max),
   /// in whole teams of threads_, per compute unit.
   index_t resident_teams() const {
-    Kokkos::TeamPolicy<ExecSpace> p(exec_, 1, Kokkos::AUTO, config_.vector);
-    p.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(threads_, groups_)));
-    const index_t most =
-        static_cast<index_t>(p.team_size_max(Kernel{}, Kokkos::ParallelForTag{})) * config_.vector;
+    const index_t most = static_cast<index_t>(impl::team_rows_max(
+                             exec_, Kernel{}, config_.vector,
+                             Kernel::scratch_bytes(threads_, groups_))) *
+                         config_.vector;
     const index_t per_unit = std::max<index_t>(1, most / threads_);
     return per_unit * backends::Traits<ExecSpace>::compute_units(exec_);
   }

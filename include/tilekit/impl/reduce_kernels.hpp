@@ -145,36 +145,35 @@ TILEKIT_UNROLL
       for (int i = 0; i + step < N; i += 2 * step) traits::join(a[i], a[i + step]);
   }
 
-  /// Values per round of join_strided.
+  /// The join of at(first), at(first + stride), ... below `end`: C values
+  /// loaded at once (identities past end), joined in a tree, the trees in
+  /// turn. Team scratch is joined Chunk at a time; the last team's partials
+  /// (loaded past non-coherent caches) K at a time.
   static constexpr int Chunk = 8;
-  /// The join of s[first + q stride] for q < count: Chunk values loaded at
-  /// once (identities past count), joined in a tree, the trees in turn.
-  KOKKOS_INLINE_FUNCTION static acc_type join_strided(const acc_type* s, int first, int count,
-                                                      int stride) {
+  template <int C, class I, class At>
+  KOKKOS_INLINE_FUNCTION static acc_type join_strided(const At& at, I first, I end, I stride) {
     acc_type a = traits::identity();
-    for (int q = 0; q < count; q += Chunk) {
-      acc_type x[Chunk];
+    for (I i = first; i < end; i += C * stride) {
+      acc_type x[C];
 TILEKIT_UNROLL
-      for (int u = 0; u < Chunk; ++u)
-        x[u] = q + u < count ? s[first + (q + u) * stride] : traits::identity();
+      for (int u = 0; u < C; ++u)
+        x[u] = i + u * stride < end ? at(i + u * stride) : traits::identity();
       tree(x);
       traits::join(a, x[0]);
     }
     return a;
   }
+  KOKKOS_INLINE_FUNCTION static acc_type join_scratch(const acc_type* s, int first, int end,
+                                                      int stride) {
+    return join_strided<Chunk>([s](int i) { return s[i]; }, first, end, stride);
+  }
 
   /// The last team's share of the L partials: tid, tid + threads, ..., K at a
   /// time (the loads are independent, so they are in flight together).
-  KOKKOS_INLINE_FUNCTION void join_partials(index_t L, int tid, acc_type& out) const {
-    const index_t stride = threads;
-    for (index_t i = tid; i < L; i += K * stride) {
-      acc_type p[K];
-TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k)
-        p[k] = i + k * stride < L ? traits::load(partial + i + k * stride) : traits::identity();
-      tree(p);
-      traits::join(out, p[0]);
-    }
+  KOKKOS_INLINE_FUNCTION acc_type join_partials(index_t L, int tid) const {
+    const acc_type* p = partial;
+    return join_strided<K>([p](index_t i) { return traits::load(p + i); }, index_t(tid), L,
+                           index_t(threads));
   }
 
   /// Joins s[0 .. threads) of every work item in two levels: work item i < G
@@ -184,12 +183,12 @@ TILEKIT_UNROLL
     team.team_barrier();
     const int G = groups;
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, G), [&](const int i) {
-      s[threads + i] = join_strided(s, i, (threads - i + G - 1) / G, G);
+      s[threads + i] = join_scratch(s, i, threads, G);
     });
     team.team_barrier();
   }
   KOKKOS_INLINE_FUNCTION acc_type last_level(const acc_type* s) const {
-    return join_strided(s, threads, groups, 1);
+    return join_scratch(s, threads, threads + groups, 1);
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
@@ -225,9 +224,7 @@ TILEKIT_UNROLL
         last);
     if (!last) return;
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int tid) {
-      acc_type a = traits::identity();
-      join_partials(L, tid, a);
-      s[tid] = a;
+      s[tid] = join_partials(L, tid);
     });
     join_team(team, s);
     Kokkos::single(Kokkos::PerTeam(team), [&] {
