@@ -50,8 +50,8 @@ DLDataType format_dtype(const std::string& f, py::ssize_t itemsize, const char* 
   if (c == "Zd") return dl(kDLComplex, 128);
   if ((c == "i" || c == "l" || c == "q") && itemsize == 4) return dl(kDLInt, 32);
   if ((c == "i" || c == "l" || c == "q") && itemsize == 8) return dl(kDLInt, 64);
-  type_error(std::string(name) + " has buffer format '" + f +
-             "'; tilekit takes int32, int64, float32, float64, complex64 and complex128");
+  type_error(std::string(name) + " has an unsupported dtype (buffer format '" + f +
+             "'); tilekit takes int32, int64, float32, float64, complex64 and complex128");
 }
 
 /// Fills the layout of `a` from extents and element strides (null: C order).
@@ -228,6 +228,22 @@ Buffer::Buffer(Array shape_like, Stream stream) : array_(shape_like), stream_(st
 
 Buffer::~Buffer() {
   if (allocation_) release(allocation_);
+}
+
+py::buffer_info Buffer::buffer_info() {
+  if (array_.device != Device::host || !allocation_)
+    throw py::buffer_error("tilekit: only host outputs that were not exported are buffers");
+  static const char* formats[] = {"i", "q", "f", "d", "Zf", "Zd"};
+  const auto item = static_cast<py::ssize_t>(dtype_size(array_.dtype));
+  std::vector<py::ssize_t> shape(array_.ndim), strides(array_.ndim);
+  py::ssize_t s = item;
+  for (int d = array_.ndim - 1; d >= 0; --d) {
+    shape[d] = array_.shape[d];
+    strides[d] = s;
+    s *= array_.shape[d];
+  }
+  return py::buffer_info(array_.data, item, formats[static_cast<int>(array_.dtype)], array_.ndim,
+                         shape, strides, /*readonly=*/false);
 }
 
 py::tuple Buffer::dlpack_device() const {

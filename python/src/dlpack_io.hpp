@@ -7,6 +7,7 @@
 #include "bridge.hpp"
 
 #include <pybind11/pybind11.h>
+#include <pybind11/buffer_info.h>
 
 #include <dlpack/dlpack.h>
 
@@ -54,6 +55,10 @@ class Buffer {
   py::capsule dlpack(py::object stream, py::object max_version, py::object dl_device,
                      py::object copy);
   py::tuple dlpack_device() const;
+  /// Host outputs are also writable Python buffers: NumPy marks arrays made
+  /// by from_dlpack of an unversioned (0.6) capsule read-only, so the module
+  /// gives NumPy the same memory through the buffer protocol instead.
+  py::buffer_info buffer_info();
 
  private:
   Array array_;

@@ -382,9 +382,10 @@ PYBIND11_MODULE(_tilekit, m) {
   m.doc() = "tilekit's kernels on DLPack arrays (see the tilekit package)";
   m.attr("__version__") = TILEKIT_VERSION_STRING;
 
-  py::class_<Buffer>(m, "Buffer",
+  py::class_<Buffer>(m, "Buffer", py::buffer_protocol(),
                      "An output of tilekit: hand it to a framework's from_dlpack (done for you by "
                      "the tilekit functions). Exported once, without copies.")
+      .def_buffer(&Buffer::buffer_info)
       .def("__dlpack__", &Buffer::dlpack, py::kw_only(), py::arg("stream") = py::none(),
            py::arg("max_version") = py::none(), py::arg("dl_device") = py::none(),
            py::arg("copy") = py::none())

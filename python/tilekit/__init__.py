@@ -8,7 +8,7 @@ without copies in or out.
     tilekit.permute(a, (1, 2, 0), out=b)       # into an existing array
     s = tilekit.reduce(a, "sum")
 
-Outputs are arrays of the input's framework (numpy.from_dlpack,
+Outputs are arrays of the input's framework (a NumPy array over the buffer,
 torch.from_dlpack, cupy.from_dlpack of a tilekit allocation). On CUDA the work
 runs on the caller's current stream (PyTorch's or CuPy's, or ``stream=``),
 asynchronously; host calls return when the work is done. See docs/python.md.
@@ -87,8 +87,11 @@ def _wrap(buf, like):
     if fw == "cupy":
         return _sys.modules["cupy"].from_dlpack(buf)
     if buf.__dlpack_device__()[0] == 1:
+        # NumPy makes arrays from unversioned DLPack capsules read-only: the
+        # buffer protocol hands it the same memory, writable (the array keeps
+        # buf, hence the allocation, alive).
         import numpy
-        return numpy.from_dlpack(buf)
+        return numpy.asarray(buf)
     return buf  # a CUDA array of another framework: pass this to its from_dlpack
 
 
