@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""tilekit from Python against the frameworks' own permute-and-copy.
+
+CPU (NumPy arrays): tilekit.permute(a, axes, out=...) against
+numpy.ascontiguousarray(numpy.transpose(a, axes)) (and numpy.copyto into an
+existing array); GPU (PyTorch and CuPy CUDA arrays): against
+torch.permute(...).contiguous() (and out.copy_(...)) and
+cupy.ascontiguousarray(x.transpose(axes)). Cases: the six permutations of
+512 x 512 x 1024 float32 (1 GiB) and the rank 4-6 cases of
+bench/bench_permute.cpp. Each case also times the copy of the same bytes in
+the same run (numpy.copyto, tilekit's identity permutation, out.copy_,
+cupy.copyto); bandwidth counts bytes read + written.
+
+    PYTHONPATH=build/python OMP_PROC_BIND=spread OMP_PLACES=threads \\
+        /usr/bin/python3 bench/bench_python.py --device cpu --json out.json
+    PYTHONPATH=build-cuda/python python3 bench/bench_python.py --device cuda --json out.json
+"""
+import argparse
+import datetime
+import itertools
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+import tilekit
+
+
+def rank_cases(r):
+    """Full reversal, swap of the two innermost, innermost moved outward, and
+    the fixed random permutation of bench/bench_permute.cpp."""
+    ident = list(range(r))
+    swap = ident[:-2] + [r - 1, r - 2]
+    rnd = {4: [3, 0, 2, 1], 5: [1, 0, 4, 3, 2], 6: [2, 5, 1, 3, 0, 4]}[r]
+    return [ident[::-1], swap, [r - 1] + ident[:-1], rnd]
+
+
+CASES = ([((512, 512, 1024), list(itertools.permutations(range(3))))] +
+         [((64, 256, 128, 128), rank_cases(4)), ((32, 64, 32, 64, 64), rank_cases(5)),
+          ((16, 32, 16, 32, 16, 64), rank_cases(6))])
+QUICK = ([((32, 48, 64), list(itertools.permutations(range(3))))] +
+         [((8, 16, 8, 8), rank_cases(4)), ((4, 8, 4, 8, 8), rank_cases(5)),
+          ((2, 4, 2, 4, 2, 8), rank_cases(6))])
+
+
+def commit():
+    try:
+        here = os.path.dirname(os.path.abspath(__file__))
+        return subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "cpu"
+
+
+def median_host(fn, reps):
+    fn()
+    ts = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts) * 1e3
+
+
+class TorchTimer:
+    def __init__(self, torch):
+        self.torch = torch
+
+    def __call__(self, fn, reps):
+        t = self.torch
+        fn()
+        t.cuda.synchronize()
+        ts = []
+        for _ in range(reps):
+            e0, e1 = t.cuda.Event(enable_timing=True), t.cuda.Event(enable_timing=True)
+            e0.record()
+            fn()
+            e1.record()
+            e1.synchronize()
+            ts.append(e0.elapsed_time(e1))
+        return statistics.median(ts)
+
+
+class CupyTimer:
+    def __init__(self, cp):
+        self.cp = cp
+
+    def __call__(self, fn, reps):
+        cp = self.cp
+        fn()
+        cp.cuda.get_current_stream().synchronize()
+        ts = []
+        for _ in range(reps):
+            e0, e1 = cp.cuda.Event(), cp.cuda.Event()
+            e0.record()
+            fn()
+            e1.record()
+            e1.synchronize()
+            ts.append(cp.cuda.get_elapsed_time(e0, e1))
+        return statistics.median(ts)
+
+
+def run_framework(name, a, out, empty_like_perm, variants, copy_variants, timer, reps, rows, shape,
+                  perms, dtype):
+    """Times the copy rows once per shape, then every variant per permutation."""
+    nbytes = 2 * a.size * a.itemsize if hasattr(a, "itemsize") else 2 * a.numel() * a.element_size()
+    copy_gbps = None
+    for label, fn in copy_variants:
+        ms = timer(fn, reps)
+        gbps = nbytes / ms / 1e6
+        copy_gbps = copy_gbps or gbps
+        rows.append(dict(framework=name, variant=label, shape=list(shape), perm=None, dtype=dtype,
+                         ms=ms, gbps=gbps, pct_copy=100 * gbps / copy_gbps))
+    for p in perms:
+        o = empty_like_perm(p)
+        for label, make in variants:
+            fn = make(p, o)
+            ms = timer(fn, reps)
+            gbps = nbytes / ms / 1e6
+            rows.append(dict(framework=name, variant=label, shape=list(shape), perm=list(p),
+                             dtype=dtype, ms=ms, gbps=gbps, pct_copy=100 * gbps / copy_gbps))
+        print(f"  {name} {shape} {list(p)}: " + ", ".join(
+            f"{r['variant']} {r['gbps']:.0f} GB/s ({r['pct_copy']:.0f}%)" for r in rows[-len(variants):]),
+            flush=True)
+
+
+def bench_cpu(cases, reps, rows):
+    for shape, perms in cases:
+        a = np.random.default_rng(0).random(shape, dtype=np.float32)
+        out = np.empty_like(a)
+        ident = tuple(range(len(shape)))
+        copies = [("copy", lambda: np.copyto(out, a)),
+                  ("tilekit_copy", lambda: tilekit.permute(a, ident, out=out))]
+        variants = [
+            ("numpy", lambda p, o: (lambda: np.ascontiguousarray(np.transpose(a, p)))),
+            ("numpy_copyto", lambda p, o: (lambda: np.copyto(o, np.transpose(a, p)))),
+            ("tilekit", lambda p, o: (lambda: tilekit.permute(a, p, out=o))),
+            ("tilekit_alloc", lambda p, o: (lambda: tilekit.permute(a, p))),
+        ]
+        run_framework("numpy", a, out, lambda p: np.empty(np.transpose(a, p).shape, a.dtype), variants,
+                      copies, median_host, reps, rows, shape, perms, "float32")
+        del a, out
+
+
+def bench_torch(cases, reps, rows):
+    import torch
+    timer = TorchTimer(torch)
+    for shape, perms in cases:
+        a = torch.rand(shape, device="cuda", dtype=torch.float32)
+        out = torch.empty_like(a)
+        copies = [("copy", lambda: out.copy_(a)), ("clone", lambda: a.clone())]
+        variants = [
+            ("torch_contiguous", lambda p, o: (lambda: a.permute(p).contiguous())),
+            ("torch_copy_", lambda p, o: (lambda: o.copy_(a.permute(p)))),
+            ("tilekit", lambda p, o: (lambda: tilekit.permute(a, p, out=o))),
+        ]
+        run_framework("torch", a, out, lambda p: torch.empty(tuple(shape[i] for i in p), device="cuda"),
+                      variants, copies, timer, reps, rows, shape, perms, "float32")
+        del a, out
+        torch.cuda.empty_cache()
+
+
+def bench_cupy(cases, reps, rows):
+    import cupy as cp
+    timer = CupyTimer(cp)
+    for shape, perms in cases:
+        a = cp.random.random(shape, dtype=cp.float32)
+        out = cp.empty_like(a)
+        copies = [("copy", lambda: cp.copyto(out, a))]
+        variants = [
+            ("cupy", lambda p, o: (lambda: cp.ascontiguousarray(a.transpose(p)))),
+            ("tilekit", lambda p, o: (lambda: tilekit.permute(a, p, out=o))),
+        ]
+        run_framework("cupy", a, out, lambda p: cp.empty(tuple(shape[i] for i in p), dtype=cp.float32),
+                      variants, copies, timer, reps, rows, shape, perms, "float32")
+        del a, out
+        cp.get_default_memory_pool().free_all_blocks()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--device", choices=["cpu", "cuda", "all"], default="all")
+    ap.add_argument("--reps", type=int, default=0, help="timed repetitions (default: 5 CPU, 20 GPU)")
+    ap.add_argument("--quick", action="store_true", help="small shapes (a smoke test, not a measurement)")
+    ap.add_argument("--json", help="write the rows here")
+    args = ap.parse_args()
+    cases = QUICK if args.quick else CASES
+    rows = []
+    devices = []
+    if args.device in ("cpu", "all"):
+        devices.append(f"{cpu_name()} ({tilekit.host_concurrency()} threads, OMP_PROC_BIND="
+                       f"{os.environ.get('OMP_PROC_BIND', 'unset')})")
+        bench_cpu(cases, args.reps or 5, rows)
+    if args.device in ("cuda", "all") and "Cuda" in tilekit.spaces():
+        try:
+            import torch
+            if torch.cuda.is_available():
+                devices.append(torch.cuda.get_device_name())
+                bench_torch(cases, args.reps or 20, rows)
+        except ImportError:
+            print("torch not found: skipped", file=sys.stderr)
+        try:
+            import cupy  # noqa: F401
+            bench_cupy(cases, args.reps or 20, rows)
+        except ImportError:
+            print("cupy not found: skipped", file=sys.stderr)
+    report = {"device": "; ".join(devices), "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+              "commit": commit(), "tilekit": tilekit.__version__, "kokkos": tilekit.kokkos_version(),
+              "spaces": tilekit.spaces(), "python": platform.python_version(), "numpy": np.__version__,
+              "quick": args.quick, "rows": rows}
+    for mod in ("torch", "cupy"):
+        if mod in sys.modules:
+            report[mod] = sys.modules[mod].__version__
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+    # Summary: median % of copy per framework and variant.
+    by = {}
+    for r in rows:
+        if r["perm"] is not None:
+            by.setdefault((r["framework"], r["variant"], len(r["shape"]) == 3), []).append(r["pct_copy"])
+    for (fw, v, three), pcts in sorted(by.items()):
+        print(f"{fw:6} {v:17} {'3-D' if three else 'rank 4-6':8} median {statistics.median(pcts):5.1f}% "
+              f"of copy (min {min(pcts):.1f}%, max {max(pcts):.1f}%)")
+
+
+if __name__ == "__main__":
+    main()
