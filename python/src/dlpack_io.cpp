@@ -261,8 +261,8 @@ py::capsule Buffer::dlpack(py::object stream, py::object max_version, py::object
     throw py::buffer_error("tilekit: the output lives on " + device_string(array_));
   if (array_.device == Device::cuda) {
     // None: the consumer works on the legacy default stream; -1: no ordering.
+    // 0 is not a DLPack stream number; taken, like None, as the legacy default.
     const Stream consumer = stream.is_none() ? Stream(1) : stream.cast<Stream>();
-    if (consumer == 0) throw py::value_error("tilekit: __dlpack__(stream=0) is ambiguous; use 1 or 2");
     stream_wait(stream_, consumer);
   }
   auto* e = new Export;

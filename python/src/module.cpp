@@ -108,8 +108,21 @@ std::optional<Stream> stream_of(py::object s) {
 }
 
 /// The stream the Kokkos work runs on: the caller's on CUDA, none on the host.
+/// A CUDA array must be on Kokkos' device (the first CUDA array a process
+/// passes chooses it, unless tilekit.initialize(device_id=...) did).
 Stream exec_stream(const Array& a, std::optional<Stream> s) {
-  return a.device == Device::cuda ? s.value_or(0) : 0;
+  if (a.device != Device::cuda) return 0;
+  int device = -1;
+  {
+    py::gil_scoped_release nogil;
+    if (!is_initialized()) initialize(-1, a.device_id);
+    device = cuda_device();
+  }
+  if (device < 0) value_error("the array is on " + device_string(a) + "; this module was built without CUDA");
+  if (device != a.device_id)
+    value_error("the array is on " + device_string(a) + ", tilekit's Kokkos runs on cuda:" +
+                std::to_string(device));
+  return s.value_or(0);
 }
 
 // ------------------------------------------------------------ plan caching
