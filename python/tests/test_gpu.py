@@ -193,12 +193,11 @@ def test_no_leak(fw):
     import sys
     ref = sys.getrefcount(a), sys.getrefcount(out)
     used = fw.mem_used()
-    for _ in range(10_000):
-        tilekit.transpose(a)
-        tilekit.transpose(a, out=out)
+    for i in range(10_000):
+        tilekit.transpose(a, out=out if i % 2 else None)
     fw.synchronize()
     assert (sys.getrefcount(a), sys.getrefcount(out)) == ref
-    assert fw.mem_used() - used < 64 * 2**20  # 10^4 leaked outputs would be 2.5 GiB
+    assert fw.mem_used() - used < 64 * 2**20  # 5000 leaked outputs would be 1.25 GiB
 
 
 def test_runs_on_the_callers_stream_without_device_sync(fw):
