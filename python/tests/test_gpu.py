@@ -154,7 +154,7 @@ def test_reduce(fw, dtype):
         else:
             exact = float(a_h.astype(np.float64).sum())
             assert abs(tilekit.reduce(a, "sum") - exact) <= 4 * np.finfo(dtype).eps * n * np.abs(a_h).sum()
-            assert tilekit.reduce(a, "sum_compensated") == pytest.approx(exact, rel=4 * np.finfo(dtype).eps)
+            assert tilekit.reduce(a, "sum_compensated") == pytest.approx(exact, rel=16 * np.finfo(dtype).eps)
         assert tilekit.reduce(a, "min") == a_h.min() and tilekit.reduce(a, "max") == a_h.max()
         assert tilekit.reduce(a, "argmin") == a_h.argmin()
         assert tilekit.reduce(a, "argmax") == a_h.argmax()
