@@ -119,7 +119,7 @@ class CupyTimer:
 def run_framework(name, a, out, empty_like_perm, variants, copy_variants, timer, reps, rows, shape,
                   perms, dtype):
     """Times the copy rows once per shape, then every variant per permutation."""
-    nbytes = 2 * a.size * a.itemsize if hasattr(a, "itemsize") else 2 * a.numel() * a.element_size()
+    nbytes = 2 * (a.numel() * a.element_size() if hasattr(a, "numel") else a.nbytes)  # read + write
     copy_gbps = None
     for label, fn in copy_variants:
         ms = timer(fn, reps)
@@ -142,55 +142,62 @@ def run_framework(name, a, out, empty_like_perm, variants, copy_variants, timer,
 
 def bench_cpu(cases, reps, rows):
     for shape, perms in cases:
-        a = np.random.default_rng(0).random(shape, dtype=np.float32)
-        out = np.empty_like(a)
-        ident = tuple(range(len(shape)))
-        copies = [("copy", lambda: np.copyto(out, a)),
-                  ("tilekit_copy", lambda: tilekit.permute(a, ident, out=out))]
-        variants = [
-            ("numpy", lambda p, o: (lambda: np.ascontiguousarray(np.transpose(a, p)))),
-            ("numpy_copyto", lambda p, o: (lambda: np.copyto(o, np.transpose(a, p)))),
-            ("tilekit", lambda p, o: (lambda: tilekit.permute(a, p, out=o))),
-            ("tilekit_alloc", lambda p, o: (lambda: tilekit.permute(a, p))),
-        ]
-        run_framework("numpy", a, out, lambda p: np.empty(np.transpose(a, p).shape, a.dtype), variants,
-                      copies, median_host, reps, rows, shape, perms, "float32")
-        del a, out
+        cpu_case(shape, perms, reps, rows)
+
+
+def cpu_case(shape, perms, reps, rows):
+    a = np.random.default_rng(0).random(shape, dtype=np.float32)
+    out = np.empty_like(a)
+    ident = tuple(range(len(shape)))
+    copies = [("copy", lambda: np.copyto(out, a)),
+              ("tilekit_copy", lambda: tilekit.permute(a, ident, out=out))]
+    variants = [
+        ("numpy", lambda p, o: (lambda: np.ascontiguousarray(np.transpose(a, p)))),
+        ("numpy_copyto", lambda p, o: (lambda: np.copyto(o, np.transpose(a, p)))),
+        ("tilekit", lambda p, o: (lambda: tilekit.permute(a, p, out=o))),
+        ("tilekit_alloc", lambda p, o: (lambda: tilekit.permute(a, p))),
+    ]
+    run_framework("numpy", a, out, lambda p: np.empty(np.transpose(a, p).shape, a.dtype), variants,
+                  copies, median_host, reps, rows, shape, perms, "float32")
 
 
 def bench_torch(cases, reps, rows):
     import torch
-    timer = TorchTimer(torch)
     for shape, perms in cases:
-        a = torch.rand(shape, device="cuda", dtype=torch.float32)
-        out = torch.empty_like(a)
-        copies = [("copy", lambda: out.copy_(a)), ("clone", lambda: a.clone())]
-        variants = [
-            ("torch_contiguous", lambda p, o: (lambda: a.permute(p).contiguous())),
-            ("torch_copy_", lambda p, o: (lambda: o.copy_(a.permute(p)))),
-            ("tilekit", lambda p, o: (lambda: tilekit.permute(a, p, out=o))),
-        ]
-        run_framework("torch", a, out, lambda p: torch.empty(tuple(shape[i] for i in p), device="cuda"),
-                      variants, copies, timer, reps, rows, shape, perms, "float32")
-        del a, out
+        torch_case(torch, TorchTimer(torch), shape, perms, reps, rows)
         torch.cuda.empty_cache()
+
+
+def torch_case(torch, timer, shape, perms, reps, rows):
+    a = torch.rand(shape, device="cuda", dtype=torch.float32)
+    out = torch.empty_like(a)
+    copies = [("copy", lambda: out.copy_(a)), ("clone", lambda: a.clone())]
+    variants = [
+        ("torch_contiguous", lambda p, o: (lambda: a.permute(p).contiguous())),
+        ("torch_copy_", lambda p, o: (lambda: o.copy_(a.permute(p)))),
+        ("tilekit", lambda p, o: (lambda: tilekit.permute(a, p, out=o))),
+    ]
+    run_framework("torch", a, out, lambda p: torch.empty(tuple(shape[i] for i in p), device="cuda"),
+                  variants, copies, timer, reps, rows, shape, perms, "float32")
 
 
 def bench_cupy(cases, reps, rows):
     import cupy as cp
-    timer = CupyTimer(cp)
     for shape, perms in cases:
-        a = cp.random.random(shape, dtype=cp.float32)
-        out = cp.empty_like(a)
-        copies = [("copy", lambda: cp.copyto(out, a))]
-        variants = [
-            ("cupy", lambda p, o: (lambda: cp.ascontiguousarray(a.transpose(p)))),
-            ("tilekit", lambda p, o: (lambda: tilekit.permute(a, p, out=o))),
-        ]
-        run_framework("cupy", a, out, lambda p: cp.empty(tuple(shape[i] for i in p), dtype=cp.float32),
-                      variants, copies, timer, reps, rows, shape, perms, "float32")
-        del a, out
+        cupy_case(cp, CupyTimer(cp), shape, perms, reps, rows)
         cp.get_default_memory_pool().free_all_blocks()
+
+
+def cupy_case(cp, timer, shape, perms, reps, rows):
+    a = cp.random.random(shape, dtype=cp.float32)
+    out = cp.empty_like(a)
+    copies = [("copy", lambda: cp.copyto(out, a))]
+    variants = [
+        ("cupy", lambda p, o: (lambda: cp.ascontiguousarray(a.transpose(p)))),
+        ("tilekit", lambda p, o: (lambda: tilekit.permute(a, p, out=o))),
+    ]
+    run_framework("cupy", a, out, lambda p: cp.empty(tuple(shape[i] for i in p), dtype=cp.float32),
+                  variants, copies, timer, reps, rows, shape, perms, "float32")
 
 
 def main():
@@ -216,7 +223,8 @@ def main():
         except ImportError:
             print("torch not found: skipped", file=sys.stderr)
         try:
-            import cupy  # noqa: F401
+            import cupy
+            devices.append(f"cupy on {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}")
             bench_cupy(cases, args.reps or 20, rows)
         except ImportError:
             print("cupy not found: skipped", file=sys.stderr)
