@@ -13,6 +13,8 @@ namespace tilekit::python {
 
 namespace {
 
+constexpr std::size_t max_instances = 64;
+
 std::map<Stream, Kokkos::Cuda>& instances() {
   static auto* m = new std::map<Stream, Kokkos::Cuda>();  // emptied by finalize
   return *m;
@@ -35,7 +37,12 @@ Kokkos::Cuda cuda_instance(Stream stream) {
   auto& m = instances();
   const Stream key = stream == 0 ? 1 : stream;
   auto it = m.find(key);
-  if (it == m.end()) it = m.emplace(key, Kokkos::Cuda(to_cuda(key))).first;
+  if (it == m.end()) {
+    // A program that makes streams without end should not make instances
+    // without end: past 64, one is forgotten (plans still using it keep it).
+    if (m.size() >= max_instances) m.erase(m.begin());
+    it = m.emplace(key, Kokkos::Cuda(to_cuda(key))).first;
+  }
   return it->second;
 }
 
