@@ -1,9 +1,11 @@
-// The tilekit Python module (tilekit._tilekit): argument checks with Python
-// errors, the plan cache of the function calls, PermutePlan, and the runtime
-// queries. Stream choice and the conversion of outputs to the caller's
-// framework live in tilekit/__init__.py.
+// The tilekit Python module (tilekit._tilekit): the function calls,
+// PermutePlan and the runtime queries, checked by arguments.hpp and planned
+// through plan_cache.hpp. Stream choice and the conversion of outputs to the
+// caller's framework live in tilekit/__init__.py.
 #include "bridge.hpp"
+#include "arguments.hpp"
 #include "dlpack_io.hpp"
+#include "plan_cache.hpp"
 
 #include <pybind11/complex.h>
 #include <pybind11/pybind11.h>
@@ -11,163 +13,17 @@
 
 #include <tilekit/config.hpp>
 
-#include <algorithm>
-#include <list>
-#include <numeric>
+#include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace py = pybind11;
 using namespace tilekit::python;
+using namespace tilekit::python::args;
 
 namespace {
-
-[[noreturn]] void value_error(const std::string& m) { throw py::value_error("tilekit: " + m); }
-
-// --------------------------------------------------------------- the checks
-std::vector<int> normalise_axes(py::object axes, int ndim, const char* where) {
-  std::vector<int> p;
-  if (axes.is_none()) {
-    for (int d = ndim - 1; d >= 0; --d) p.push_back(d);  // numpy.transpose's default
-    return p;
-  }
-  for (py::handle h : axes) {
-    int v = h.cast<int>();
-    if (v < 0) v += ndim;
-    p.push_back(v);
-  }
-  std::vector<int> sorted = p;
-  std::sort(sorted.begin(), sorted.end());
-  std::vector<int> iota(ndim);
-  std::iota(iota.begin(), iota.end(), 0);
-  if (sorted != iota) {
-    std::string s;
-    for (py::handle h : axes) s += (s.empty() ? "" : ", ") + std::string(py::str(h));
-    value_error(std::string(where) + ": axes (" + s + ") are not a permutation of the " +
-                std::to_string(ndim) + " axes of the input");
-  }
-  return p;
-}
-
-void require_rank(const Array& a, const char* where) {
-  if (a.ndim < 1) value_error(std::string(where) + ": the input has rank 0; it needs rank 1 to 8");
-}
-
-void require_same(const Array& a, const Array& out, const char* where) {
-  if (a.dtype != out.dtype)
-    throw py::type_error(std::string("tilekit: ") + where + ": out has dtype " +
-                         dtype_name(out.dtype) + ", the input " + dtype_name(a.dtype));
-  if (a.device != out.device || a.device_id != out.device_id)
-    value_error(std::string(where) + ": the input is on " + device_string(a) + " and out on " +
-                device_string(out));
-}
-
-void require_disjoint(const Array& a, const Array& out, const char* where) {
-  if (a.size() == 0 || out.size() == 0) return;
-  const auto a0 = reinterpret_cast<std::uintptr_t>(a.data), o0 = reinterpret_cast<std::uintptr_t>(out.data);
-  if (a0 < o0 + out.bytes() && o0 < a0 + a.bytes())
-    value_error(std::string(where) + ": out shares memory with the input; pass a separate array "
-                "(or use transpose_inplace for a square matrix)");
-}
-
-Array permuted(const Array& a, const std::vector<int>& axes) {
-  Array o = a;
-  for (int d = 0; d < a.ndim; ++d) o.shape[d] = a.shape[axes[d]];
-  o.fortran = false;
-  return o;
-}
-
-void require_shape(const Array& out, const Array& want, const char* where) {
-  bool ok = out.ndim == want.ndim;
-  for (int d = 0; ok && d < want.ndim; ++d) ok = out.shape[d] == want.shape[d];
-  if (!ok)
-    value_error(std::string(where) + ": out has shape " + shape_string(out) + ", expected " +
-                shape_string(want));
-}
-
-/// alpha, beta representable in the array's type.
-std::complex<double> check_scalar(std::complex<double> z, Dtype t, const char* what,
-                                  const char* where) {
-  const bool complex = t == Dtype::complex64 || t == Dtype::complex128;
-  const bool integral = t == Dtype::int32 || t == Dtype::int64;
-  if (!complex && z.imag() != 0)
-    throw py::type_error(std::string("tilekit: ") + where + ": " + what + " is complex for a " +
-                         dtype_name(t) + " array");
-  if (integral && z.real() != static_cast<double>(static_cast<std::int64_t>(z.real())))
-    throw py::type_error(std::string("tilekit: ") + where + ": " + what +
-                         " must be an integer for a " + dtype_name(t) + " array");
-  return z;
-}
-
-std::optional<Stream> stream_of(py::object s) {
-  if (s.is_none()) return std::nullopt;
-  return s.cast<Stream>();
-}
-
-/// The stream the Kokkos work runs on: the caller's on CUDA, none on the host.
-/// A CUDA array must be on Kokkos' device (the first CUDA array a process
-/// passes chooses it, unless tilekit.initialize(device_id=...) did).
-Stream exec_stream(const Array& a, std::optional<Stream> s) {
-  if (a.device != Device::cuda) return 0;
-  int device = -1;
-  {
-    py::gil_scoped_release nogil;
-    if (!is_initialized()) initialize(-1, a.device_id);
-    device = cuda_device();
-  }
-  if (device < 0) value_error("the array is on " + device_string(a) + "; this module was built without CUDA");
-  if (device != a.device_id)
-    value_error("the array is on " + device_string(a) + ", tilekit's Kokkos runs on cuda:" +
-                std::to_string(device));
-  return s.value_or(0);
-}
-
-// ------------------------------------------------------------ plan caching
-/// The function calls keep their plans (setup, workspace, tables) keyed by
-/// what they depend on, so that repeated calls allocate nothing: on a GPU an
-/// allocation or a free would synchronise the device. Callers hold the Lock.
-template <class Plan>
-class PlanCache final : public Finalizable {
- public:
-  static PlanCache& get() {
-    static auto* c = new PlanCache();  // emptied by finalize, never destroyed
-    return *c;
-  }
-
-  template <class Make>
-  Plan& find(const std::string& key, Make&& make) {
-    for (auto it = entries_.begin(); it != entries_.end(); ++it)
-      if (it->first == key) {
-        entries_.splice(entries_.begin(), entries_, it);
-        return *entries_.front().second;
-      }
-    std::unique_ptr<Plan> plan = make();  // may throw: nothing cached then
-    entries_.emplace_front(key, std::move(plan));
-    while (entries_.size() > capacity) entries_.pop_back();
-    return *entries_.front().second;
-  }
-
-  void drop() override { entries_.clear(); }
-  std::size_t size() const { return entries_.size(); }
-
-  static constexpr std::size_t capacity = 32;
-
- private:
-  std::list<std::pair<std::string, std::unique_ptr<Plan>>> entries_;
-};
-
-std::string key_of(const char* op, const Array& in, const Array* out, const std::vector<int>& axes,
-                   Stream stream) {
-  std::ostringstream k;
-  k << op << '|' << static_cast<int>(in.dtype) << '|' << device_string(in) << '|' << stream << '|'
-    << shape_string(in) << (in.fortran ? 'F' : 'C');
-  if (out) k << (out->fortran ? 'F' : 'C');
-  for (int v : axes) k << ',' << v;
-  return k.str();
-}
 
 /// Runs a move plan (cached under `key`, or made now) with the GIL released.
 template <class Make>
