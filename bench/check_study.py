@@ -9,7 +9,7 @@
   exists and is a PNG (with --require-plots, no plot is missing);
 - every figure figures.json lists is recomputed from its row(s) in study.json and
   matches the text, which report.md contains;
-- every decimal number in report.md (outside code blocks) is one of those figures:
+- every decimal number in report.md (outside code) is one of those figures:
   report.md states no number that was not measured.
 Exits 1 with one line per problem.
 """
@@ -76,7 +76,8 @@ def main():
         return float(v)
 
     texts = set()
-    body = re.sub(r"```.*?```", "", md, flags=re.S)
+    body = re.sub(r"```.*?```", "", md, flags=re.S)  # code blocks: commit, devices
+    body = re.sub(r"`[^`\n]*`", "", body)  # inline code: commands, paths
     for fig in figures:
         try:
             if "row" in fig:

@@ -8,12 +8,14 @@ sizes-<family>.png, launch-transpose.png, launch-reduce.png, cache.png,
 cpu-gpu.png, ladder.png, dims.png. Needs matplotlib (Debian python3-matplotlib).
 """
 import json
+import warnings
 import os
 import sys
 
 import matplotlib
 
 matplotlib.use("Agg")
+warnings.filterwarnings("ignore", message="Data has no positive values")
 import matplotlib.pyplot as plt  # noqa: E402
 
 GPU_SPACES = {"Cuda"}
@@ -106,11 +108,11 @@ def sizes(data, out):
 
 
 def bars(ax, groups, series, values, ylabel, title):
-    """Grouped bars: values[(group, series)]."""
+    """Grouped bars: values[(index of the group, series)]."""
     width = 0.8 / max(len(series), 1)
     for i, s in enumerate(series):
         xs = [g + (i - (len(series) - 1) / 2) * width for g in range(len(groups))]
-        ax.bar(xs, [values.get((g, s), 0) for g in groups], width, label=s)
+        ax.bar(xs, [values.get((k, s), 0) for k in range(len(groups))], width, label=s)
     ax.set_xticks(range(len(groups)))
     ax.set_xticklabels(groups, rotation=20, fontsize=8)
     ax.set_ylabel(ylabel)
@@ -176,7 +178,8 @@ def cpu_gpu(data, out):
         vals[(groups.index(r["op"]), s)] = r["gbps"]
     fig, axes = panels(1)
     bars(axes[0], groups, series, vals, "GB/s (kernel bytes / time)", "CPU versus GPU")
-    axes[0].set_yscale("log")
+    if any(v > 0 for v in vals.values()):
+        axes[0].set_yscale("log")
     save(fig, out, "cpu-gpu.png")
 
 
@@ -195,7 +198,8 @@ def ladder(data, out):
             vals[(i, "cumulative")] = r.get("speedup_vs_naive") or 0
         bars(ax, groups, ["step", "cumulative"], vals, "speedup (x)",
              f"reduce ladder, {sel[0]['shape'][0]} floats - {sp}")
-        ax.set_yscale("log")
+        if any(v > 0 for v in vals.values()):
+            ax.set_yscale("log")
     save(fig, out, "ladder.png")
 
 

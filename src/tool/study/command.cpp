@@ -21,7 +21,11 @@ namespace tilekit::tool::study {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr const char* kPython = "/usr/bin/python3";
+/// Debian's python3 (python3-matplotlib), unless TILEKIT_PYTHON names another.
+std::string python() {
+  const char* p = std::getenv("TILEKIT_PYTHON");
+  return p && *p ? p : "/usr/bin/python3";
+}
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
@@ -36,12 +40,14 @@ std::string draw_plots(const fs::path& out) {
   if (!fs::exists(copy))
     return "Not drawn: the plotting script (bench/study_plots.py of the tilekit sources) was "
            "not found; copy it into this folder.";
-  if (std::system((std::string(kPython) + " -c 'import matplotlib' >/dev/null 2>&1").c_str()) != 0)
-    return std::string("Not drawn: ") + kPython +
-           " with matplotlib was not found (Debian: apt-get install python3-matplotlib).";
-  const std::string cmd = std::string(kPython) + " " + quote(copy.string()) + " " +
+  const std::string py = python();
+  if (std::system((quote(py) + " -c 'import matplotlib' >/dev/null 2>&1").c_str()) != 0)
+    return "Not drawn: `" + py +
+           "` with matplotlib was not found (Debian: apt-get install python3-matplotlib; "
+           "TILEKIT_PYTHON names another Python).";
+  const std::string cmd = quote(py) + " " + quote(copy.string()) + " " +
                           quote((out / "study.json").string()) + " " + quote(out.string());
-  if (std::system(cmd.c_str()) != 0) return "Not drawn: " + cmd + " failed.";
+  if (std::system((cmd + " >/dev/null").c_str()) != 0) return "Not drawn: `" + cmd + "` failed.";
   return "Drawn by `study_plots.py` (a copy of bench/study_plots.py) from study.json.";
 }
 
