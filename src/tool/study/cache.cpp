@@ -7,6 +7,9 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
+
 #include <unistd.h>
 
 namespace tilekit::tool::study {
@@ -90,13 +93,17 @@ bool run_cache_study(bool quick, report::Report& rep) {
     if (!fs::exists(driver(level)))
       return skipped(driver(level).string() + " is missing (built with the tool); the cache "
                      "study was skipped");
-  const long n = quick ? 256 : 2048;  // full: 16 MiB of int32, twice the simulated LL
+  // Full: 16 MiB of int32 or float, twice the simulated LL, at n = 2048 (rows
+  // 8 KiB apart: a block's 16 lines share one D1 set) and n = 2064 (int32).
+  const std::vector<std::pair<std::string, long>> configs =
+      quick ? std::vector<std::pair<std::string, long>>{{"int32", 256}}
+            : std::vector<std::pair<std::string, long>>{{"int32", 2048}, {"int32", 2064},
+                                                        {"float", 2048}};
   const int reps = quick ? 3 : 5;
   const fs::path tmp = fs::temp_directory_path() /
                        ("tilekit-cachegrind-" + std::to_string(::getpid()) + ".out");
   bool ok = true;
-  for (const std::string dtype : {"int32", "float"}) {
-    if (quick && dtype == "float") continue;
+  for (const auto& [dtype, n] : configs) {
     for (int level = 0; level <= 3; ++level) {
       const fs::path exe = driver(level);
       const std::string size = dtype + " " + std::to_string(n);
