@@ -30,9 +30,10 @@ int reps_for(const Options& o, double elements) {
   return elements <= (1 << 20) ? 20 : elements <= (1 << 24) ? 10 : 5;
 }
 
-/// The host's size caps: larger hosts (8+ threads) go one step further.
+/// The host's size caps: a parallel host space of 8+ threads goes one step further.
 bool big_host(const std::string& space) {
-  return std::max(1, Kokkos::DefaultHostExecutionSpace().concurrency()) >= 8 && !is_gpu(space);
+  return space != "Serial" && !is_gpu(space) &&
+         Kokkos::DefaultHostExecutionSpace().concurrency() >= 8;
 }
 
 CommonOptions common(const Options& o, const std::string& space, const std::string& dtype,
@@ -267,6 +268,14 @@ std::vector<Case> cases(const Options& o, const std::string& study) {
     else if (study == "dims") dims(o, sp, out);
   }
   return out;
+}
+
+report::Report start_report(const Options& o) {
+  report::Report rep;
+  rep.kokkos = report::kokkos_configuration();
+  add_devices(o.space, rep);
+  add_devices("host", rep);
+  return rep;
 }
 
 nlohmann::ordered_json backend_defaults(const Options& o) {

@@ -37,6 +37,10 @@ std::vector<Case> cases(const Options& o, const std::string& study);
 std::vector<std::string> spaces(const Options& o);
 bool is_gpu(const std::string& space);
 
+/// An empty report with the Kokkos configuration and the hardware of the
+/// spaces of o.space and of the host space (whose caches the plots mark).
+report::Report start_report(const Options& o);
+
 /// The launch shapes the backends pick when not told: "tile", "threads" of
 /// the tiled transpose (float) and the ladder's "block", as JSON per space.
 nlohmann::ordered_json backend_defaults(const Options& o);

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
-#include "../common.hpp"
 #include "../subcommand.hpp"
 #include "cases.hpp"
 #include "runner.hpp"
@@ -74,10 +74,7 @@ Runner setup(CLI::App& app) {
     for (const auto& n : o->names) command += " " + n;
     command += (o->quick ? " --quick" : "") + std::string(" --space ") + o->space + " --out " + o->out;
 
-    report::Report rep;
-    rep.kokkos = report::kokkos_configuration();
-    add_devices(o->space, rep);
-    add_devices("host", rep);
+    report::Report rep = start_report(*o);
     bool correct = true;
     std::vector<std::string> failures;
     double seconds = 0;
