@@ -157,7 +157,7 @@ void launch(Doc& d, const json& j, const std::string& dir) {
     d.md << "\nThroughput in elements per second as seed 004 reports it (Gelem/s), and in "
             "GB/s of bytes read and written. `default` is the backend's own choice";
     for (const auto& [space, v] : defaults.items())
-      d.md << fmt::format("; {}: tile {}, {} threads", space, v["tile"].get<int>(),
+      d.md << fmt::format("; {}: tile {}, {} threads per team", space, v["tile"].get<int>(),
                           v["threads"].get<int>());
     d.md << ". On the host a team is one thread, so only the tile edge is swept.\n";
     d.table({"space", "shape", "launch", "variant", "tile", "threads", "median ms", "Gelem/s",
