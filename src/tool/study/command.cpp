@@ -75,19 +75,20 @@ Runner setup(CLI::App& app) {
     command += (o->quick ? " --quick" : "") + std::string(" --space ") + o->space + " --out " + o->out;
 
     report::Report rep = start_report(*o);
-    bool correct = true;
-    std::vector<std::string> failures;
-    double seconds = 0;
+    // Every case of every study in one run, so that the time left covers them all.
+    std::vector<Case> all;
     for (const auto& st : studies()) {
       if (std::find(run.begin(), run.end(), st.name) == run.end()) continue;
       const auto cs = cases(*o, st.name);
-      const auto r = run_cases(cs, rep);
-      correct = correct && r.all_correct;
-      failures.insert(failures.end(), r.failures.begin(), r.failures.end());
-      seconds += r.seconds;
-      std::cout << "study " << st.name << ": " << cs.size() << " cases, "
-                << static_cast<long>(r.seconds + 0.5) << " s" << std::endl;
+      all.insert(all.end(), cs.begin(), cs.end());
     }
+    const RunResult r = run_cases(all, rep);
+    for (const auto& [name, secs] : r.study_seconds)
+      std::cout << "study " << name << ": " << r.study_cases.at(name) << " cases, "
+                << static_cast<long>(secs + 0.5) << " s" << std::endl;
+    const bool correct = r.all_correct;
+    const std::vector<std::string>& failures = r.failures;
+    const double seconds = r.seconds;
     for (std::size_t k = 0; k < rep.rows.size(); ++k) {
       auto& row = rep.rows[k];
       double el = 1;
@@ -99,6 +100,7 @@ Runner setup(CLI::App& app) {
     j["study"] = {{"command", command},      {"quick", o->quick},
                   {"studies", run},          {"defaults", backend_defaults(*o)},
                   {"failures", failures},    {"seconds", seconds},
+                  {"seconds_per_study", r.study_seconds},
                   {"plots", ""}};
     auto write_json = [&] {
       std::ofstream f(out / "study.json");

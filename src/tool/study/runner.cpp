@@ -37,6 +37,7 @@ RunResult run_cases(const std::vector<Case>& cases, report::Report& rep) {
       std::fflush(stderr);
     }
     const std::size_t first = rep.rows.size();
+    const double t0 = elapsed();
     try {
       out.all_correct = c.run(rep) && out.all_correct;
     } catch (const std::exception& e) {
@@ -50,6 +51,8 @@ RunResult run_cases(const std::vector<Case>& cases, report::Report& rep) {
       rep.rows[r].extra["study"] = c.study;
       rep.rows[r].extra["case"] = c.label;
     }
+    out.study_seconds[c.study] += elapsed() - t0;
+    out.study_cases[c.study] += 1;
     done += c.weight;
   }
   if (tty) std::fprintf(stderr, "\r\033[K");
