@@ -57,7 +57,7 @@ Runner setup(CLI::App& app) {
   for (const auto& s : studies()) names.push_back(s.name);
   app.add_option("names", o->names, "studies to run (default: all)")
       ->check(CLI::IsMember(names));
-  app.add_flag("--quick", o->quick, "small sizes and few repetitions: seconds (CI runs it)");
+  app.add_flag("--quick", o->quick, "small sizes and few repetitions: about a minute (CI runs it)");
   app.add_option("--out", o->out, "report folder (e.g. docs/study/<machine>)")
       ->capture_default_str();
   app.add_option("--space", o->space,
