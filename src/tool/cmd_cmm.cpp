@@ -10,19 +10,12 @@
 #include <vector>
 
 #include "cmm_transfer.hpp"
-#include "common.hpp"
+#include "families.hpp"
 #include "subcommand.hpp"
 #include "timing.hpp"
 
 namespace tilekit::tool {
 namespace {
-
-struct Options {
-  CommonOptions common;
-  std::int64_t n = 1024;
-  std::string variant = "all";
-  CmmOptions shape;
-};
 
 const std::vector<std::string> kVariants = {"copy",     "naive",  "tiled",   "blocked",
                                             "pageable", "pinned", "unified", "unified_prefetch"};
@@ -88,7 +81,7 @@ bool verify(const HC& c, std::int64_t n) {
 }
 
 template <class Exec, class T>
-bool run_space_type(const Options& o, const Exec& exec, double peak, report::Report& rep) {
+bool run_space_type(const CmmArgs& o, const Exec& exec, double peak, report::Report& rep) {
   using Mem = typename Exec::memory_space;
   using Mat = Kokkos::View<T**, Kokkos::LayoutRight, Mem>;
   const std::int64_t n = o.n;
@@ -194,7 +187,7 @@ bool run_space_type(const Options& o, const Exec& exec, double peak, report::Rep
 }
 
 Runner setup(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<CmmArgs>();
   add_common_options(app, o->common);
   app.add_option("--n", o->n, "edge N of the N x N inputs (even); C is N/2 x N")
       ->capture_default_str()
@@ -210,32 +203,37 @@ Runner setup(CLI::App& app) {
   app.add_option("--pad", o->shape.pad, "scratch row padding (default: backend's)");
   app.add_option("--group", o->shape.group, "tile rows visited together (default: backend's)");
   return [o]() -> int {
-    for (const auto& v : split_list(o->variant))
-      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
-        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
-    if (o->n % 2 != 0)
-      throw CLI::ValidationError("--n", "checkered matrix multiplication needs an even N");
-    const std::string dtypes = o->common.dtype == "all" ? "float,double" : o->common.dtype;
-    for (const auto& d : split_list(dtypes))
-      if (d != "float" && d != "double")
-        throw CLI::ValidationError("--dtype", "cmm computes in float or double, not '" + d + "'");
     report::Report rep;
-    rep.kokkos = report::kokkos_configuration();
-    bool ok = true;
-    for_each_space(o->common.space, [&](auto exec) {
-      auto hw = hardware_info(exec);
-      rep.devices.push_back(hw);
-      for_each_dtype(dtypes, [&](auto tag) {
-        using T = decltype(tag);
-        if constexpr (std::is_floating_point_v<T>)
-          ok = run_space_type<std::decay_t<decltype(exec)>, T>(*o, exec, hw.peak_gbps, rep) && ok;
-      });
-    });
+    const bool ok = measure_cmm(*o, rep);
     return finish(o->common, rep, ok);
   };
 }
 
 }  // namespace
+
+bool measure_cmm(const CmmArgs& o, report::Report& rep) {
+  for (const auto& v : split_list(o.variant))
+    if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
+      throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+  if (o.n % 2 != 0)
+    throw CLI::ValidationError("--n", "checkered matrix multiplication needs an even N");
+  const std::string dtypes = o.common.dtype == "all" ? "float,double" : o.common.dtype;
+  for (const auto& d : split_list(dtypes))
+    if (d != "float" && d != "double")
+      throw CLI::ValidationError("--dtype", "cmm computes in float or double, not '" + d + "'");
+  if (rep.kokkos.empty()) rep.kokkos = report::kokkos_configuration();
+  add_devices(o.common.space, rep);
+  bool ok = true;
+  for_each_space(o.common.space, [&](auto exec) {
+    const double peak = hardware_info(exec).peak_gbps;
+    for_each_dtype(dtypes, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (std::is_floating_point_v<T>)
+        ok = run_space_type<std::decay_t<decltype(exec)>, T>(o, exec, peak, rep) && ok;
+    });
+  });
+  return ok;
+}
 
 TILEKIT_SUBCOMMAND(cmm, "checkered matrix multiplication: variants, copy baseline, transfers",
                    setup);

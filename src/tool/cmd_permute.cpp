@@ -9,23 +9,15 @@
 #include <numeric>
 #include <utility>
 
-#include "common.hpp"
+#include "families.hpp"
 #include "subcommand.hpp"
 #include "timing.hpp"
+#include "transfers.hpp"
 
 namespace tilekit::tool {
 namespace {
 
 using index_t = std::int64_t;
-
-struct Options {
-  CommonOptions common;
-  std::string shape = "256,256,256";
-  std::vector<std::string> perms = {"all"};
-  std::string variant = "all";
-  std::string layout = "right";
-  PermuteOptions launch;
-};
 
 /// The seed's copy kernels are its simple and shared kernels with the
 /// identity permutation: rows "copy_simple" and "copy_shared".
@@ -130,7 +122,7 @@ bool check_permuted(const T* out, const std::vector<index_t>& ext, const std::ve
   return true;
 }
 
-std::vector<std::vector<int>> permutations(const Options& o, int rank) {
+std::vector<std::vector<int>> permutations(const PermuteArgs& o, int rank) {
   std::vector<std::vector<int>> out;
   for (const auto& spec : o.perms) {
     if (spec == "all") {
@@ -148,7 +140,7 @@ std::vector<std::vector<int>> permutations(const Options& o, int rank) {
 }
 
 template <class Exec, class T>
-bool run_case(const Options& o, const Exec& exec, const std::vector<index_t>& ext, double peak,
+bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>& ext, double peak,
               report::Report& rep) {
   using Mem = typename Exec::memory_space;
   const bool left = o.layout == "left";
@@ -211,7 +203,10 @@ bool run_case(const Options& o, const Exec& exec, const std::vector<index_t>& ex
     row.extra["method"] = std::string(to_string(run.method));
     if (v == PermuteVariant::fused) row.extra["fused"] = run.fused;
     if (!good) row.extra["error"] = "WRONG RESULT";
-    return row.ms;
+    const double ms = row.ms;
+    if (!o.transfers.empty())
+      add_transfer_rows(exec, o.common, o.transfers, a, b, run.execute, row, copy_gbps, peak, rep);
+    return ms;
   };
 
   // The baseline, always measured: every "% copy" refers to it.
@@ -240,7 +235,7 @@ bool run_case(const Options& o, const Exec& exec, const std::vector<index_t>& ex
 }
 
 Runner setup(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<PermuteArgs>();
   add_common_options(app, o->common);
   app.add_option("--shape", o->shape, "input extents, comma-separated (rank 1 to 8)")
       ->capture_default_str();
@@ -259,32 +254,40 @@ Runner setup(CLI::App& app) {
   app.add_option("--pad", o->launch.pad, "scratch row padding of the tiled kernel");
   app.description(app.get_description() +
                   " (--dtype also takes cfloat and cdouble, Kokkos::complex; all = all five)");
+  add_transfers_option(app, o->transfers);
   return [o]() -> int {
-    for (const auto& v : split_list(o->variant))
-      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
-        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
-    std::vector<index_t> ext;
-    for (const auto& s : split_list(o->shape)) ext.push_back(std::stoll(s));
-    if (ext.empty() || ext.size() > 8)
-      throw CLI::ValidationError("--shape", "needs 1 to 8 extents");
-    for (auto e : ext)
-      if (e < 1) throw CLI::ValidationError("--shape", "extents must be positive");
-    for (const auto& p : permutations(*o, static_cast<int>(ext.size())))
-      impl::check_permutation("--perm", p, static_cast<int>(ext.size()));
     report::Report rep;
-    bool ok = true;
-    for_each_space(o->common.space, [&](auto exec) {
-      auto hw = hardware_info(exec);
-      rep.devices.push_back(hw);
-      for_each_type(o->common.dtype, [&](auto tag) {
-        ok = run_case<decltype(exec), decltype(tag)>(*o, exec, ext, hw.peak_gbps, rep) && ok;
-      });
-    });
+    const bool ok = measure_permute(*o, rep);
     return finish(o->common, rep, ok);
   };
 }
 
 }  // namespace
+
+bool measure_permute(const PermuteArgs& o, report::Report& rep) {
+  for (const auto& v : split_list(o.variant))
+    if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
+      throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+  std::vector<index_t> ext;
+  for (const auto& s : split_list(o.shape)) ext.push_back(std::stoll(s));
+  if (ext.empty() || ext.size() > 8)
+    throw CLI::ValidationError("--shape", "needs 1 to 8 extents");
+  for (auto e : ext)
+    if (e < 1) throw CLI::ValidationError("--shape", "extents must be positive");
+  for (const auto& p : permutations(o, static_cast<int>(ext.size())))
+    impl::check_permutation("--perm", p, static_cast<int>(ext.size()));
+  if (!o.transfers.empty()) transfer_kinds(o.transfers);
+  if (rep.kokkos.empty()) rep.kokkos = report::kokkos_configuration();
+  add_devices(o.common.space, rep);
+  bool ok = true;
+  for_each_space(o.common.space, [&](auto exec) {
+    const double peak = hardware_info(exec).peak_gbps;
+    for_each_type(o.common.dtype, [&](auto tag) {
+      ok = run_case<decltype(exec), decltype(tag)>(o, exec, ext, peak, rep) && ok;
+    });
+  });
+  return ok;
+}
 
 TILEKIT_SUBCOMMAND(permute, "N-D tensor permutation: every variant vs the copy baseline", setup);
 

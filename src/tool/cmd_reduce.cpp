@@ -12,21 +12,14 @@
 #include <cmath>
 #include <limits>
 
-#include "common.hpp"
+#include "families.hpp"
 #include "subcommand.hpp"
 #include "throughput.hpp"
+#include "transfers.hpp"
 #include "vendor_reduce.hpp"
 
 namespace tilekit::tool {
 namespace {
-
-struct Options {
-  CommonOptions common;
-  std::vector<std::int64_t> n = {std::int64_t{1} << 26};
-  std::string variant = "all";
-  ReduceOptions shape;
-  std::vector<int> teams;  ///< league caps of the production rows (empty: the backend's)
-};
 
 const ReduceStep kLadder[] = {ReduceStep::naive,      ReduceStep::strided,
                               ReduceStep::sequential, ReduceStep::first_add,
@@ -71,7 +64,7 @@ void for_each_reduce_dtype(const std::string& which, Fn&& fn) {
 }
 
 template <class Exec, class T>
-bool run_case(const Options& o, const Exec& exec, std::int64_t n, const HardwareInfo& hw,
+bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const HardwareInfo& hw,
               report::Report& rep) {
   using Mem = typename Exec::memory_space;
   using S = sum_t<T>;
@@ -195,6 +188,9 @@ bool run_case(const Options& o, const Exec& exec, std::int64_t n, const Hardware
       if (naive_ms > 0) row.speedup = naive_ms / row.ms;
       if (prev_ms > 0 && selected("multiple")) row.extra["step_speedup"] = prev_ms / row.ms;
       if (cub_ms > 0) row.extra["pct_cub"] = 100.0 * cub_ms / row.ms;
+      if (!o.transfers.empty())
+        add_transfer_rows(exec, o.common, o.transfers, a0, r, [&] { plan.execute(a0, r); },
+                          report::Row(row), copy_gbps, hw.peak_gbps, rep);
     }
   };
   const std::vector<int> sweep = o.teams.empty() ? std::vector<int>{0} : o.teams;
@@ -221,7 +217,7 @@ bool run_case(const Options& o, const Exec& exec, std::int64_t n, const Hardware
 }
 
 Runner setup(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<ReduceArgs>();
   add_common_options(app, o->common);
   app.add_option("--n", o->n, "elements (a comma-separated list runs each size)")
       ->delimiter(',')
@@ -240,25 +236,33 @@ Runner setup(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   app.add_option("--block", o->shape.block, "ladder: work items per team (a power of two)");
   app.add_option("--warp", o->shape.warp, "ladder: width of the unrolled last level");
+  add_transfers_option(app, o->transfers);
   return [o]() -> int {
-    for (const auto& v : split_list(o->variant))
-      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
-        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
     report::Report rep;
-    bool ok = true;
-    for_each_space(o->common.space, [&](auto exec) {
-      auto hw = hardware_info(exec);
-      rep.devices.push_back(hw);
-      for_each_reduce_dtype(o->common.dtype, [&](auto tag) {
-        for (const std::int64_t n : o->n)
-          ok = run_case<decltype(exec), decltype(tag)>(*o, exec, n, hw, rep) && ok;
-      });
-    });
+    const bool ok = measure_reduce(*o, rep);
     return finish(o->common, rep, ok);
   };
 }
 
 }  // namespace
+
+bool measure_reduce(const ReduceArgs& o, report::Report& rep) {
+  for (const auto& v : split_list(o.variant))
+    if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
+      throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+  if (!o.transfers.empty()) transfer_kinds(o.transfers);
+  if (rep.kokkos.empty()) rep.kokkos = report::kokkos_configuration();
+  add_devices(o.common.space, rep);
+  bool ok = true;
+  for_each_space(o.common.space, [&](auto exec) {
+    const auto hw = hardware_info(exec);
+    for_each_reduce_dtype(o.common.dtype, [&](auto tag) {
+      for (const std::int64_t n : o.n)
+        ok = run_case<decltype(exec), decltype(tag)>(o, exec, n, hw, rep) && ok;
+    });
+  });
+  return ok;
+}
 
 TILEKIT_SUBCOMMAND(reduce,
                    "parallel reductions: seed 004's six steps, Kokkos, CUB and the production "

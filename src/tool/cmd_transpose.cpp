@@ -5,26 +5,19 @@
 #include <algorithm>
 #include <optional>
 
-#include "common.hpp"
+#include "families.hpp"
 #include "subcommand.hpp"
 #include "timing.hpp"
+#include "transfers.hpp"
 
 namespace tilekit::tool {
 namespace {
-
-struct Options {
-  CommonOptions common;
-  std::int64_t n = 2048;
-  std::int64_t m = 0;  // rows; 0 = n
-  std::string variant = "all";
-  TransposeOptions shape;
-};
 
 const std::vector<std::string> kVariants = {"copy", "copy_kernel", "naive", "tiled",
                                             "tiled_padded", "inplace_naive", "inplace_blocked"};
 
 template <class Exec, class T>
-bool run_space_type(const Options& o, const Exec& exec, double peak, report::Report& rep) {
+bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, report::Report& rep) {
   using Mem = typename Exec::memory_space;
   using Buf = Kokkos::View<T*, Mem>;
   using Mat = Kokkos::View<T**, Kokkos::LayoutRight, Mem, Kokkos::MemoryUnmanaged>;
@@ -98,7 +91,14 @@ bool run_space_type(const Options& o, const Exec& exec, double peak, report::Rep
     auto row = add_row(std::string(to_string(v)), t, o.common.check && good,
                        v == TransposeVariant::naive ? 0 : naive_ms);
     if (v == TransposeVariant::naive) naive_ms = row.ms;
+    if (v != TransposeVariant::naive) {
+      rep.rows.back().extra["tile"] = plan.config().tile;
+      rep.rows.back().extra["threads"] = plan.config().team_rows * plan.config().vector;
+    }
     if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
+    if (!o.transfers.empty())
+      add_transfer_rows(exec, o.common, o.transfers, a, b, [&] { plan.execute(in, out); },
+                        rep.rows.back(), copy_gbps, peak, rep);
   }
   if (rows == cols) {
     for (auto v : {InplaceVariant::naive, InplaceVariant::blocked}) {
@@ -119,7 +119,7 @@ bool run_space_type(const Options& o, const Exec& exec, double peak, report::Rep
 }
 
 Runner setup(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<TransposeArgs>();
   add_common_options(app, o->common);
   app.add_option("--n", o->n, "columns of the input (and rows, unless --m is given)")
       ->capture_default_str()
@@ -136,25 +136,32 @@ Runner setup(CLI::App& app) {
   app.add_option("--pad", o->shape.pad, "scratch row padding of padded variants");
   app.add_option("--tiles-per-team", o->shape.tiles_per_team,
                  "tiles each team takes in turn (default: the backend's)");
+  add_transfers_option(app, o->transfers);
   return [o]() -> int {
-    for (const auto& v : split_list(o->variant))
-      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
-        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
     report::Report rep;
-    rep.kokkos = report::kokkos_configuration();
-    bool ok = true;
-    for_each_space(o->common.space, [&](auto exec) {
-      auto hw = hardware_info(exec);
-      rep.devices.push_back(hw);
-      for_each_dtype(o->common.dtype, [&](auto tag) {
-        ok = run_space_type<decltype(exec), decltype(tag)>(*o, exec, hw.peak_gbps, rep) && ok;
-      });
-    });
+    const bool ok = measure_transpose(*o, rep);
     return finish(o->common, rep, ok);
   };
 }
 
 }  // namespace
+
+bool measure_transpose(const TransposeArgs& o, report::Report& rep) {
+  for (const auto& v : split_list(o.variant))
+    if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
+      throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+  if (!o.transfers.empty()) transfer_kinds(o.transfers);
+  if (rep.kokkos.empty()) rep.kokkos = report::kokkos_configuration();
+  add_devices(o.common.space, rep);
+  bool ok = true;
+  for_each_space(o.common.space, [&](auto exec) {
+    const double peak = hardware_info(exec).peak_gbps;
+    for_each_dtype(o.common.dtype, [&](auto tag) {
+      ok = run_space_type<decltype(exec), decltype(tag)>(o, exec, peak, rep) && ok;
+    });
+  });
+  return ok;
+}
 
 TILEKIT_SUBCOMMAND(transpose, "2-D matrix transpose: every variant vs the copy baseline",
                    setup);

@@ -19,6 +19,21 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   app.add_flag("!--no-check", o.check, "skip checking each result against a host reference");
 }
 
+void add_transfers_option(CLI::App& app, std::string& kinds) {
+  app.add_option("--transfers", kinds,
+                 "also time kernel + host<->device copies of input and output, from "
+                 "pageable, pinned or all host memory (spaces with device memory only)");
+}
+
+void add_devices(const std::string& spaces, report::Report& r) {
+  for_each_space(spaces, [&](auto exec) {
+    const std::string name = decltype(exec)::name();
+    for (const auto& d : r.devices)
+      if (d.space == name) return;
+    r.devices.push_back(hardware_info(exec));
+  });
+}
+
 std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;
   std::stringstream ss(s);

@@ -26,6 +26,13 @@ struct CommonOptions {
 
 void add_common_options(CLI::App& app, CommonOptions& o);
 
+/// --transfers: also time each kernel with the host <-> device copies of its
+/// input and output, from pageable and/or pinned host memory (transfers.hpp).
+void add_transfers_option(CLI::App& app, std::string& kinds);
+
+/// Adds the hardware of each selected space to r.devices, once per space.
+void add_devices(const std::string& spaces, report::Report& r);
+
 /// Prints the table and writes the files asked for; returns the exit code
 /// (1 when a verified kernel gave a wrong result).
 int finish(const CommonOptions& o, const report::Report& r, bool all_correct);

@@ -1,0 +1,60 @@
+#pragma once
+// The measurement of each family as a callable function: the arguments of
+// one call and the function that runs it on the selected spaces and types,
+// appending its rows (and the devices it ran on) to a Report. The cmd_<op>.cpp
+// subcommands map their command-line options onto these; `tilekit study`
+// calls them from its table of cases (study/cases.cpp). Each returns false
+// when a verified kernel gave a wrong result.
+#include <tilekit/cmm.hpp>
+#include <tilekit/permute.hpp>
+#include <tilekit/reduce.hpp>
+#include <tilekit/transpose.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+
+namespace tilekit::tool {
+
+struct TransposeArgs {
+  CommonOptions common;
+  std::int64_t n = 2048;
+  std::int64_t m = 0;  ///< rows; 0 = n
+  std::string variant = "all";
+  TransposeOptions shape;
+  std::string transfers;  ///< "", "pageable", "pinned" or both: rows including host<->device copies
+};
+bool measure_transpose(const TransposeArgs& a, report::Report& rep);
+
+struct PermuteArgs {
+  CommonOptions common;
+  std::string shape = "256,256,256";
+  std::vector<std::string> perms = {"all"};
+  std::string variant = "all";
+  std::string layout = "right";
+  PermuteOptions launch;
+  std::string transfers;
+};
+bool measure_permute(const PermuteArgs& a, report::Report& rep);
+
+struct ReduceArgs {
+  CommonOptions common;
+  std::vector<std::int64_t> n = {std::int64_t{1} << 26};
+  std::string variant = "all";
+  ReduceOptions shape;
+  std::vector<int> teams;  ///< league caps of the production rows (empty: the backend's)
+  std::string transfers;
+};
+bool measure_reduce(const ReduceArgs& a, report::Report& rep);
+
+struct CmmArgs {
+  CommonOptions common;
+  std::int64_t n = 1024;
+  std::string variant = "all";
+  CmmOptions shape;
+};
+bool measure_cmm(const CmmArgs& a, report::Report& rep);
+
+}  // namespace tilekit::tool
