@@ -246,10 +246,13 @@ bool run_case(const Options& o, const Exec& exec, dist::EngineOptions eo, const 
   if (!ok) whole.extra["error"] = "WRONG RESULT";
   const double p = median(pack), x = median(exch), u = median(unpack), sum = p + x + u;
   row("exchange", x, global_bytes, a2a_gbps).extra["share"] = sum > 0 ? 100 * x / sum : 0;
-  // Pack and unpack read and write every element they move, on every rank.
-  auto& rp = row("pack", p, 2 * global_bytes, copy_gbps);
+  // Each local pass reads and writes every element, on every rank (the passes
+  // of rank 0; 0 bytes where a phase has none).
+  const auto& L = plan.layout();
+  const double pack_bytes = 2 * global_bytes * ((L.pack_is_copy ? 0 : 1) + (L.send_from_tmp ? 0 : 1));
+  auto& rp = row("pack", p, pack_bytes, copy_gbps);
   rp.extra["share"] = sum > 0 ? 100 * p / sum : 0;
-  auto& ru = row("unpack", u, plan.layout().recv_into_out ? 0 : 2 * global_bytes, copy_gbps);
+  auto& ru = row("unpack", u, L.recv_into_out ? 0 : 2 * global_bytes, copy_gbps);
   ru.extra["share"] = sum > 0 ? 100 * u / sum : 0;
   row("local_copy", copy_ms, copy_bytes, copy_gbps);
   return ok;
