@@ -122,12 +122,12 @@ class PermutePlan {
   Engine engine() const { return engine_->engine(); }
   std::string engine_description() const { return engine_->describe(); }
   Exchanger<ExecSpace>& exchanger() { return *engine_; }
-  /// The passes this rank runs: "permute+gather | exchange | scatter", ...
+  /// The passes this rank runs: "permute+gather, exchange, scatter", "-, exchange, -", ...
   std::string passes() const {
     const auto& L = layout_;
     std::string p = L.pack_is_copy ? "" : "permute";
     if (!L.send_from_tmp) p += p.empty() ? "gather" : "+gather";
-    return (p.empty() ? "-" : p) + " | exchange | " + (L.recv_into_out ? "-" : "scatter");
+    return (p.empty() ? "-" : p) + ", exchange, " + (L.recv_into_out ? "-" : "scatter");
   }
 
  private:
