@@ -66,7 +66,7 @@ class MpiExchanger final : public Exchanger<ExecSpace> {
                               (staging == Staging::automatic && !cuda_aware_));
   }
   Engine engine() const override { return Engine::mpi; }
-  bool staged() const { return stage_; }
+  bool staged() const { return stage_times_; }
   std::string describe() const override {
     if (host_memory) return "mpi (host memory)";
     if (stage_) return "mpi (staged through pinned host memory)";
@@ -89,18 +89,31 @@ class MpiExchanger final : public Exchanger<ExecSpace> {
     }
     // Staged: download the whole send span, exchange between host buffers,
     // upload the whole receive span, then the rank's own part on the device.
+    // Each step is fenced anyway, so its time is recorded (stage_times()).
     grow(host_send_, t.send_span, "tilekit::dist::staging_send");
     grow(host_recv_, t.recv_span, "tilekit::dist::staging_recv");
+    Kokkos::Timer timer;
     Kokkos::deep_copy(exec, HostBytes(host_send_.data(), t.send_span),
                       Bytes(const_cast<char*>(send), t.send_span));
     exec.fence();
+    stage_times_.download = timer.seconds() * 1e3;
+    timer.reset();
     Transfers others = t;
     others.send_bytes[me] = others.recv_bytes[me] = 0;
     point_to_point(host_send_.data(), host_recv_.data(), others);
+    stage_times_.transfer = timer.seconds() * 1e3;
+    timer.reset();
     Kokkos::deep_copy(exec, Bytes(recv, t.recv_span), HostBytes(host_recv_.data(), t.recv_span));
     self();
     exec.fence();
+    stage_times_.upload = timer.seconds() * 1e3;
   }
+
+  /// The last staged exchange's steps, milliseconds (zeros when not staged).
+  struct StageTimes {
+    double download = 0, transfer = 0, upload = 0;
+  };
+  const StageTimes& stage_times() const { return stage_times_; }
 
   void alltoall(const ExecSpace& exec, const char* send, char* recv, std::size_t bytes) override {
     // One MPI datatype of u bytes, u the largest power of two up to 1 MiB
@@ -173,6 +186,7 @@ class MpiExchanger final : public Exchanger<ExecSpace> {
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
   bool cuda_aware_ = false, stage_ = false;
+  StageTimes stage_times_{};
   std::vector<MPI_Request> reqs_;
   Kokkos::View<char*, impl::StagingSpace> host_send_, host_recv_;
 };

@@ -211,13 +211,20 @@ bool run_case(const Options& o, const Exec& exec, dist::EngineOptions eo, const 
   const double copy_gbps = copy_ms > 0 ? copy_bytes / (copy_ms * 1e-3) / 1e9 : 0;
   // The whole permutation, then its phases (fenced apart).
   const double total_ms = time_max(exec, reps, [&] { plan.execute(in, out); });
-  std::vector<double> pack, exch, unpack;
+  std::vector<double> pack, exch, unpack, down, xfer, up;
+  const auto* mpi = dynamic_cast<const dist::MpiExchanger<Exec>*>(&plan.exchanger());
+  const bool staged = mpi && mpi->staged();
   for (int i = 0; i < reps; ++i) {
     MPI_Barrier(MPI_COMM_WORLD);
     const auto t = plan.execute_timed(in, out);
     pack.push_back(max_over_ranks(t.pack));
     exch.push_back(max_over_ranks(t.exchange));
     unpack.push_back(max_over_ranks(t.unpack));
+    if (staged) {  // the exchange's own steps through pinned host memory
+      down.push_back(max_over_ranks(mpi->stage_times().download));
+      xfer.push_back(max_over_ranks(mpi->stage_times().transfer));
+      up.push_back(max_over_ranks(mpi->stage_times().upload));
+    }
   }
   if (me != 0) return ok;
 
@@ -245,7 +252,13 @@ bool run_case(const Options& o, const Exec& exec, dist::EngineOptions eo, const 
   whole.extra["passes"] = plan.passes();
   if (!ok) whole.extra["error"] = "WRONG RESULT";
   const double p = median(pack), x = median(exch), u = median(unpack), sum = p + x + u;
-  row("exchange", x, global_bytes, a2a_gbps).extra["share"] = sum > 0 ? 100 * x / sum : 0;
+  auto& rx = row("exchange", x, global_bytes, a2a_gbps);
+  rx.extra["share"] = sum > 0 ? 100 * x / sum : 0;
+  if (staged) {
+    rx.extra["d2h_ms"] = median(down);
+    rx.extra["mpi_ms"] = median(xfer);
+    rx.extra["h2d_ms"] = median(up);
+  }
   // Each local pass reads and writes every element, on every rank (the passes
   // of rank 0; 0 bytes where a phase has none).
   const auto& L = plan.layout();
