@@ -79,7 +79,7 @@ template <class Exec, class T>
 void fill_block(const Exec& exec, T* p, const Decomposition& d, int me) {
   const dist::Box b = d.block(me);
   const int R = d.ndim();
-  std::array<index_t, dist::max_rank> lo{}, ext{}, gs{};
+  Kokkos::Array<index_t, dist::max_rank> lo{}, ext{}, gs{};
   index_t acc = 1;
   for (int k = R - 1; k >= 0; --k) lo[k] = b.lo[k], ext[k] = b.extent(k), gs[k] = acc, acc *= d.extents()[k];
   Kokkos::parallel_for(
@@ -101,8 +101,8 @@ index_t count_wrong(const Exec& exec, const T* p, const Decomposition& din,
                     const Decomposition& dout, const std::vector<int>& perm, int me) {
   const dist::Box b = dout.block(me);
   const int R = dout.ndim();
-  std::array<index_t, dist::max_rank> lo{}, ext{}, is{};  // is[k]: input stride of output dim k
-  std::array<index_t, dist::max_rank> in_stride{};
+  Kokkos::Array<index_t, dist::max_rank> lo{}, ext{}, is{};  // is[k]: input stride of output dim k
+  Kokkos::Array<index_t, dist::max_rank> in_stride{};
   index_t acc = 1;
   for (int d = R - 1; d >= 0; --d) in_stride[d] = acc, acc *= din.extents()[d];
   for (int k = 0; k < R; ++k) lo[k] = b.lo[k], ext[k] = b.extent(k), is[k] = in_stride[perm[k]];
