@@ -66,7 +66,7 @@ class MpiExchanger final : public Exchanger<ExecSpace> {
                               (staging == Staging::automatic && !cuda_aware_));
   }
   Engine engine() const override { return Engine::mpi; }
-  bool staged() const { return stage_times_; }
+  bool staged() const { return stage_; }
   std::string describe() const override {
     if (host_memory) return "mpi (host memory)";
     if (stage_) return "mpi (staged through pinned host memory)";
