@@ -1,0 +1,64 @@
+#pragma once
+// The engine of a plan, chosen as data when the plan is made: `automatic` is
+// NCCL for a CUDA space when tilekit was built with TILEKIT_ENABLE_NCCL, MPI
+// otherwise. Asking for NCCL without it (or on a host space) throws.
+#include <tilekit/dist/engine_mpi.hpp>
+#include <tilekit/errors.hpp>
+#if defined(TILEKIT_ENABLE_NCCL)
+#include <tilekit/dist/engine_nccl.hpp>
+#endif
+
+#include <memory>
+#include <string>
+#include <type_traits>
+
+namespace tilekit::dist {
+
+template <class ExecSpace>
+constexpr bool nccl_available() {
+#if defined(TILEKIT_ENABLE_NCCL) && defined(KOKKOS_ENABLE_CUDA)
+  return std::is_same_v<ExecSpace, Kokkos::Cuda>;
+#else
+  return false;
+#endif
+}
+
+/// What a plan's exchange runs on, and with which settings.
+struct EngineOptions {
+  Engine engine = Engine::automatic;
+  Staging staging = Staging::automatic;  ///< MPI engine, device memory
+#if defined(TILEKIT_ENABLE_NCCL) && defined(KOKKOS_ENABLE_CUDA)
+  std::shared_ptr<NcclComm> nccl;  ///< an existing NCCL communicator to share (else one is made)
+#endif
+};
+
+template <class ExecSpace>
+Engine resolve_engine(Engine e) {
+  if (e == Engine::automatic) return nccl_available<ExecSpace>() ? Engine::nccl : Engine::mpi;
+  return e;
+}
+
+/// Checks that the engine can run on ExecSpace; "" when it can.
+template <class ExecSpace>
+std::string engine_problem(Engine e) {
+  if (resolve_engine<ExecSpace>(e) == Engine::nccl && !nccl_available<ExecSpace>())
+    return std::string("engine nccl needs a CUDA execution space and tilekit built with "
+                       "TILEKIT_ENABLE_NCCL (space: ") +
+           ExecSpace::name() + ")";
+  return "";
+}
+
+/// Makes the engine (collective over comm for NCCL).
+template <class ExecSpace>
+std::unique_ptr<Exchanger<ExecSpace>> make_exchanger(MPI_Comm comm, const EngineOptions& o) {
+#if defined(TILEKIT_ENABLE_NCCL) && defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (nccl_available<ExecSpace>()) {
+    if (resolve_engine<ExecSpace>(o.engine) == Engine::nccl)
+      return std::make_unique<NcclExchanger<Kokkos::Cuda>>(o.nccl ? o.nccl
+                                                                  : std::make_shared<NcclComm>(comm));
+  }
+#endif
+  return std::make_unique<MpiExchanger<ExecSpace>>(comm, o.staging);
+}
+
+}  // namespace tilekit::dist
