@@ -219,6 +219,8 @@ Runner setup(CLI::App& app) {
     for (const auto& d : split_list(dtypes))
       if (d != "float" && d != "double")
         throw CLI::ValidationError("--dtype", "cmm computes in float or double, not '" + d + "'");
+    const double nn = static_cast<double>(o->n) * static_cast<double>(o->n);
+    preflight(o->common, [&](std::size_t es) { return 2.5 * nn * es; });  // A, B and C
     report::Report rep;
     rep.kokkos = report::kokkos_configuration();
     bool ok = true;

@@ -253,10 +253,14 @@ Runner setup(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--layout", o->layout, "right | left")->capture_default_str()->check(
       CLI::IsMember({"right", "left"}));
-  app.add_option("--tile", o->launch.tile, "tile edge (default: the backend's)");
-  app.add_option("--team-rows", o->launch.team_rows, "team size (default: the backend's)");
-  app.add_option("--vector", o->launch.vector, "vector length (default: the backend's)");
-  app.add_option("--pad", o->launch.pad, "scratch row padding of the tiled kernel");
+  app.add_option("--tile", o->launch.tile, "tile edge (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--team-rows", o->launch.team_rows, "team size (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--vector", o->launch.vector, "vector length (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--pad", o->launch.pad, "scratch row padding of the tiled kernel")
+      ->check(CLI::Range(0, 64));
   app.description(app.get_description() +
                   " (--dtype also takes cfloat and cdouble, Kokkos::complex; all = all five)");
   return [o]() -> int {
@@ -271,6 +275,9 @@ Runner setup(CLI::App& app) {
       if (e < 1) throw CLI::ValidationError("--shape", "extents must be positive");
     for (const auto& p : permutations(*o, static_cast<int>(ext.size())))
       impl::check_permutation("--perm", p, static_cast<int>(ext.size()));
+    double elements = 1;
+    for (auto e : ext) elements *= static_cast<double>(e);
+    preflight(o->common, [&](std::size_t es) { return 2 * elements * es; });  // in and out
     report::Report rep;
     bool ok = true;
     for_each_space(o->common.space, [&](auto exec) {
