@@ -3,8 +3,10 @@
 // checked element by element against the host reference; the generator's
 // coverage (so it cannot silently degenerate) and its one-line reproducers.
 // TILEKIT_FUZZ_CASES overrides the case count of the run.
+#include <cmath>
 #include <cstdlib>
-#include <set>
+#include <iostream>
+#include <stdexcept>
 
 #include "fuzz_run.hpp"
 #include "test_helpers.hpp"

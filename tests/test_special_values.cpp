@@ -7,10 +7,14 @@
 #include <tilekit/reduce.hpp>
 #include <tilekit/transpose.hpp>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "test_helpers.hpp"
