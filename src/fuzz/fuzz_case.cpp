@@ -18,7 +18,10 @@ const std::vector<std::int64_t> primes = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31
 template <class T>
 std::string join(const std::vector<T>& v) {
   std::string s;
-  for (std::size_t k = 0; k < v.size(); ++k) s += (k ? "," : "") + std::to_string(v[k]);
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    if (k) s += ',';
+    s += std::to_string(v[k]);
+  }
   return s;
 }
 
@@ -320,6 +323,15 @@ Case generate_from(std::uint64_t case_seed, const Limits& lim) {
         if (d != fast) rest.push_back(d);
       std::shuffle(rest.begin(), rest.end(), rng);
       for (int d = 0, k = 0; d < rank; ++d) c.perm[d] = d == fast ? fast : rest[k++];
+      // A fastest extent of at least a tile row, so that the plan picks the rows method.
+      if (c.shape[fast] > 0) c.shape[fast] = 64 + below(200);
+      for (;;) {
+        std::int64_t* most = nullptr;
+        for (int d = 0; d < rank; ++d)
+          if (d != fast && (!most || c.shape[d] > *most)) most = &c.shape[d];
+        if (product(c.shape) <= cap || *most <= 1) break;
+        *most = (*most + 1) / 2;
+      }
     } else {
       std::shuffle(c.perm.begin(), c.perm.end(), rng);
     }
