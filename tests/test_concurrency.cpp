@@ -27,8 +27,8 @@ template <class E>
 std::vector<E> two_instances() {
 #if defined(KOKKOS_ENABLE_SERIAL)
   if constexpr (std::is_same_v<E, Kokkos::Serial>)
-    return {Kokkos::Serial(Kokkos::Experimental::NewInstance()),
-            Kokkos::Serial(Kokkos::Experimental::NewInstance())};
+    return {Kokkos::Serial(Kokkos::NewInstance()),
+            Kokkos::Serial(Kokkos::NewInstance())};
 #endif
   return Kokkos::Experimental::partition_space(E(), 1, 1);  // OpenMP: two partitions; Cuda: two streams
 }
