@@ -19,7 +19,7 @@ constexpr std::uint64_t kSeed = 20261123;
 
 std::uint64_t case_count() {
   if (const char* s = std::getenv("TILEKIT_FUZZ_CASES")) return std::strtoull(s, nullptr, 10);
-  return 1500;
+  return 50000;
 }
 
 template <class C>
