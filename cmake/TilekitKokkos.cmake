@@ -1,19 +1,42 @@
-# Finds the user's Kokkos (>= 4.6) and prepares the language its headers need.
-# tilekit never downloads or builds Kokkos: bring your own (Spack, a module,
-# or your own build) and point CMake at it with Kokkos_ROOT.
+# Finds Kokkos (>= 4.6, C++20) and prepares the language its headers need.
+#
+# An installed Kokkos comes first (Spack, a module, your own build; point CMake
+# at it with Kokkos_ROOT). When none is found, FetchContent builds the Kokkos
+# 4.6.01 release in-tree, Serial + OpenMP, C++20, position-independent: from
+# the release tarball (TILEKIT_KOKKOS_URL), or, offline, from an unpacked
+# source given with the standard -DFETCHCONTENT_SOURCE_DIR_KOKKOS=<dir>.
+# -DCMAKE_DISABLE_FIND_PACKAGE_Kokkos=ON skips the search and always builds it.
 if(NOT TARGET Kokkos::kokkos)
-  find_package(Kokkos 4.6 CONFIG QUIET)
-  if(NOT Kokkos_FOUND)
+  include(FetchContent)
+  set(TILEKIT_KOKKOS_URL
+      "https://github.com/kokkos/kokkos/releases/download/4.6.01/kokkos-4.6.01.tar.gz"
+      CACHE STRING "Kokkos release source built in-tree when no installed Kokkos is found")
+  FetchContent_Declare(Kokkos
+      URL "${TILEKIT_KOKKOS_URL}"
+      DOWNLOAD_EXTRACT_TIMESTAMP ON
+      FIND_PACKAGE_ARGS 4.6 CONFIG)
+  # Options of the in-tree build (ignored when find_package succeeds).
+  set(Kokkos_ENABLE_SERIAL ON CACHE BOOL "tilekit: in-tree Kokkos with Serial")
+  set(Kokkos_ENABLE_OPENMP ON CACHE BOOL "tilekit: in-tree Kokkos with OpenMP")
+  set(Kokkos_ENABLE_TESTS OFF CACHE BOOL "")
+  set(Kokkos_ENABLE_EXAMPLES OFF CACHE BOOL "")
+  set(CMAKE_POSITION_INDEPENDENT_CODE ON)  # static Kokkos linked into shared modules
+  FetchContent_MakeAvailable(Kokkos)
+  if(NOT TARGET Kokkos::kokkos)
     message(FATAL_ERROR
-      "tilekit needs Kokkos >= 4.6, built with C++20, and CMake could not find it.\n"
-      "  * Install Kokkos yourself: Spack (`spack install kokkos +openmp cxxstd=20`),\n"
-      "    your cluster's module (`module load kokkos`), or a build from the Kokkos\n"
-      "    sources with -DCMAKE_CXX_STANDARD=20 -DKokkos_ENABLE_OPENMP=ON (CPU) or,\n"
-      "    for NVIDIA GPUs, also -DKokkos_ENABLE_CUDA=ON -DKokkos_ARCH_HOPPER90=ON\n"
-      "    (or your GPU's architecture).\n"
-      "  * Then tell CMake where it is: -DKokkos_ROOT=/path/to/kokkos/install\n"
-      "    (or add that path to CMAKE_PREFIX_PATH).\n"
+      "tilekit needs Kokkos >= 4.6 built with C++20: none was found and the in-tree\n"
+      "build from ${TILEKIT_KOKKOS_URL} did not provide Kokkos::kokkos.\n"
+      "  * Offline: -DFETCHCONTENT_SOURCE_DIR_KOKKOS=/path/to/unpacked/kokkos-4.6.01\n"
+      "  * Or install Kokkos (Spack: `spack install kokkos +openmp cxxstd=20`) and\n"
+      "    pass -DKokkos_ROOT=/path/to/kokkos/install.\n"
       "  Kokkos versions found but rejected, if any: ${Kokkos_CONSIDERED_VERSIONS}")
+  endif()
+  if(kokkos_POPULATED)
+    set(TILEKIT_KOKKOS_IN_TREE ON)
+    get_directory_property(Kokkos_VERSION DIRECTORY "${kokkos_SOURCE_DIR}" DEFINITION Kokkos_VERSION)
+    get_directory_property(Kokkos_DEVICES DIRECTORY "${kokkos_SOURCE_DIR}"
+                           DEFINITION KOKKOS_ENABLED_DEVICES)
+    message(STATUS "tilekit: no installed Kokkos found; Kokkos is built in-tree from ${kokkos_SOURCE_DIR}")
   endif()
 endif()
 message(STATUS "tilekit: Kokkos ${Kokkos_VERSION}, devices: ${Kokkos_DEVICES}")

@@ -22,6 +22,12 @@ HardwareInfo cuda_hardware(int device_id, int concurrency) {
   h.compute_units = prop.multiProcessorCount;
   h.l1_bytes = prop.sharedMemPerMultiprocessor;
   h.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+  h.memory_bytes = prop.totalGlobalMem;
+  int current = -1;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (cudaGetDevice(&current) == cudaSuccess && current == device_id &&
+      cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+    h.memory_free_bytes = free_bytes;
   int clock_khz = 0;
   int bus_bits = 0;
   if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device_id) == cudaSuccess &&

@@ -28,6 +28,19 @@ std::string cpu_model() {
   return "unknown CPU";
 }
 
+/// A field of /proc/meminfo in bytes ("MemTotal", "MemAvailable"); 0 when absent.
+std::size_t meminfo_bytes(const std::string& key) {
+  std::ifstream f("/proc/meminfo");
+  std::string name;
+  std::size_t kib = 0;
+  std::string unit;
+  while (f >> name >> kib) {
+    std::getline(f, unit);
+    if (name == key + ":") return kib * 1024;
+  }
+  return 0;
+}
+
 std::size_t sysconf_bytes(int name) {
   long v = ::sysconf(name);
   return v > 0 ? static_cast<std::size_t>(v) : 0;
@@ -48,6 +61,12 @@ HardwareInfo host_hardware(const char* space_name, int concurrency) {
   h.l2_bytes = sysconf_bytes(_SC_LEVEL2_CACHE_SIZE);
   h.l3_bytes = sysconf_bytes(_SC_LEVEL3_CACHE_SIZE);
 #endif
+  h.memory_bytes = meminfo_bytes("MemTotal");
+  h.memory_free_bytes = meminfo_bytes("MemAvailable");
+  if (h.memory_bytes == 0)
+    h.memory_bytes = sysconf_bytes(_SC_PHYS_PAGES) * sysconf_bytes(_SC_PAGESIZE);
+  if (h.memory_free_bytes == 0)
+    h.memory_free_bytes = sysconf_bytes(_SC_AVPHYS_PAGES) * sysconf_bytes(_SC_PAGESIZE);
   return h;
 }
 

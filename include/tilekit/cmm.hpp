@@ -18,6 +18,9 @@
 // from the execution space; A and B may be const and may be the same view.
 // Odd N, non-square A or B, C of other extents than (N/2, N), or C sharing
 // memory with A or B throw tilekit::invalid_argument before anything is written.
+//
+// Threads: a plan holds nothing execute() writes, so host threads may share one
+// (docs/reliability.md).
 #include <tilekit/impl/cmm_dispatch.hpp>
 
 namespace tilekit {

@@ -15,6 +15,8 @@ struct HardwareInfo {
   std::size_t l2_bytes = 0;
   std::size_t l3_bytes = 0;
   int compute_units = 0;     ///< SMs on a GPU, logical CPUs on a host
+  std::size_t memory_bytes = 0;       ///< the space's memory (host: RAM); 0 when unknown
+  std::size_t memory_free_bytes = 0;  ///< what can be allocated now (host: MemAvailable); 0 when unknown
 };
 
 }  // namespace tilekit

@@ -18,6 +18,11 @@
 // execution space. A wrong rank or extent, a perm that is not a permutation of
 // 0..rank-1, or aliasing views throw tilekit::invalid_argument before anything
 // is written. Indices are 64-bit.
+//
+// Threads: a plan holds nothing execute() writes (its offset tables are filled
+// once, at construction), so host threads may share one, each on its own
+// views; plans on different execution space instances run concurrently
+// (docs/reliability.md).
 #include <tilekit/impl/permute_dispatch.hpp>
 
 namespace tilekit {

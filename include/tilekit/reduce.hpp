@@ -8,7 +8,10 @@
 //   plan.execute(v, r);   // r() = {value, index}: asynchronous on exec, no fence
 //
 // Asynchronous use goes through a plan because the plan owns the workspace the
-// kernel is still using after the call returns.
+// kernel is still using after the call returns. For the same reason a plan
+// serves one host thread at a time: a second thread inside execute() while
+// the first is gets tilekit::invalid_argument (give each thread its own plan;
+// plans on different execution space instances run concurrently).
 //
 // Results: Sum gives sum_t<T> (int64 for integers: exact), CompensatedSum T,
 // Min/Max T, MinLoc/MaxLoc ValueIndex<T> (index in memory order, the smallest

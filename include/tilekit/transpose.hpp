@@ -11,6 +11,10 @@
 // Views: rank 2, contiguous LayoutRight or LayoutLeft (both of one layout),
 // accessible from the execution space. Bad extents, aliasing or non-square
 // in-place input throw tilekit::invalid_argument before anything is written.
+//
+// Threads: a plan holds nothing execute() writes, so host threads may share
+// one (each on its own views); plans on different execution space instances
+// run concurrently (docs/reliability.md).
 #include <tilekit/impl/transpose_dispatch.hpp>
 
 namespace tilekit {

@@ -77,6 +77,7 @@ nlohmann::ordered_json to_json(const Report& r) {
     o["l1_bytes"] = d.l1_bytes;
     o["l2_bytes"] = d.l2_bytes;
     o["l3_bytes"] = d.l3_bytes;
+    o["memory_bytes"] = d.memory_bytes;
     devs.push_back(o);
   }
   auto& rows = j["rows"] = nlohmann::ordered_json::array();

@@ -203,6 +203,17 @@ Runner setup(CLI::App& app) {
   app.add_option("--pad", o->shape.pad, "scratch row padding (default: backend's)");
   app.add_option("--group", o->shape.group, "tile rows visited together (default: backend's)");
   return [o]() -> int {
+    for (const auto& v : split_list(o->variant))
+      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
+        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+    if (o->n % 2 != 0)
+      throw CLI::ValidationError("--n", "checkered matrix multiplication needs an even N");
+    const std::string dtypes = o->common.dtype == "all" ? "float,double" : o->common.dtype;
+    for (const auto& d : split_list(dtypes))
+      if (d != "float" && d != "double")
+        throw CLI::ValidationError("--dtype", "cmm computes in float or double, not '" + d + "'");
+    const double nn = static_cast<double>(o->n) * static_cast<double>(o->n);
+    preflight(o->common, [&](std::size_t es) { return 2.5 * nn * es; });  // A, B and C
     report::Report rep;
     const bool ok = measure_cmm(*o, rep);
     return finish(o->common, rep, ok);

@@ -248,14 +248,32 @@ Runner setup(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--layout", o->layout, "right | left")->capture_default_str()->check(
       CLI::IsMember({"right", "left"}));
-  app.add_option("--tile", o->launch.tile, "tile edge (default: the backend's)");
-  app.add_option("--team-rows", o->launch.team_rows, "team size (default: the backend's)");
-  app.add_option("--vector", o->launch.vector, "vector length (default: the backend's)");
-  app.add_option("--pad", o->launch.pad, "scratch row padding of the tiled kernel");
+  app.add_option("--tile", o->launch.tile, "tile edge (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--team-rows", o->launch.team_rows, "team size (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--vector", o->launch.vector, "vector length (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--pad", o->launch.pad, "scratch row padding of the tiled kernel")
+      ->check(CLI::Range(0, 64));
   app.description(app.get_description() +
                   " (--dtype also takes cfloat and cdouble, Kokkos::complex; all = all five)");
   add_transfers_option(app, o->transfers);
   return [o]() -> int {
+    for (const auto& v : split_list(o->variant))
+      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
+        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+    std::vector<index_t> ext;
+    for (const auto& s : split_list(o->shape)) ext.push_back(std::stoll(s));
+    if (ext.empty() || ext.size() > 8)
+      throw CLI::ValidationError("--shape", "needs 1 to 8 extents");
+    for (auto e : ext)
+      if (e < 1) throw CLI::ValidationError("--shape", "extents must be positive");
+    for (const auto& p : permutations(*o, static_cast<int>(ext.size())))
+      impl::check_permutation("--perm", p, static_cast<int>(ext.size()));
+    double elements = 1;
+    for (auto e : ext) elements *= static_cast<double>(e);
+    preflight(o->common, [&](std::size_t es) { return 2 * elements * es; });  // in and out
     report::Report rep;
     const bool ok = measure_permute(*o, rep);
     return finish(o->common, rep, ok);

@@ -227,8 +227,10 @@ Runner setup(CLI::App& app) {
                  "all, or a comma-separated list of: naive strided sequential first_add "
                  "unroll_last multiple kokkos cub sum sum_compensated min max minloc maxloc")
       ->capture_default_str();
-  app.add_option("--team-rows", o->shape.team_rows, "team size (default: the backend's)");
-  app.add_option("--vector", o->shape.vector, "vector length (default: the backend's)");
+  app.add_option("--team-rows", o->shape.team_rows, "team size (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--vector", o->shape.vector, "vector length (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
   app.add_option("--teams", o->teams,
                  "most teams of the production reduce (a comma-separated list runs each: a "
                  "sweep) and of step 6 (the first value); default: the backend's")
@@ -238,6 +240,11 @@ Runner setup(CLI::App& app) {
   app.add_option("--warp", o->shape.warp, "ladder: width of the unrolled last level");
   add_transfers_option(app, o->transfers);
   return [o]() -> int {
+    for (const auto& v : split_list(o->variant))
+      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
+        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+    const double most = static_cast<double>(*std::max_element(o->n.begin(), o->n.end()));
+    preflight(o->common, [&](std::size_t es) { return 2 * most * es; });  // input, copy baseline
     report::Report rep;
     const bool ok = measure_reduce(*o, rep);
     return finish(o->common, rep, ok);

@@ -130,14 +130,24 @@ Runner setup(CLI::App& app) {
                  "all, or a comma-separated list of: copy_kernel naive tiled tiled_padded "
                  "inplace_naive inplace_blocked")
       ->capture_default_str();
-  app.add_option("--tile", o->shape.tile, "tile edge (default: the backend's)");
-  app.add_option("--team-rows", o->shape.team_rows, "team size (default: the backend's)");
-  app.add_option("--vector", o->shape.vector, "vector length (default: the backend's)");
-  app.add_option("--pad", o->shape.pad, "scratch row padding of padded variants");
+  app.add_option("--tile", o->shape.tile, "tile edge (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--team-rows", o->shape.team_rows, "team size (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--vector", o->shape.vector, "vector length (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--pad", o->shape.pad, "scratch row padding of padded variants")
+      ->check(CLI::Range(0, 64));
   app.add_option("--tiles-per-team", o->shape.tiles_per_team,
-                 "tiles each team takes in turn (default: the backend's)");
+                 "tiles each team takes in turn (default: the backend's)")
+      ->check(CLI::Range(1, 1 << 20));
   add_transfers_option(app, o->transfers);
   return [o]() -> int {
+    for (const auto& v : split_list(o->variant))
+      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
+        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+    const double elements = static_cast<double>(o->m > 0 ? o->m : o->n) * static_cast<double>(o->n);
+    preflight(o->common, [&](std::size_t es) { return 2 * elements * es; });  // in and out
     report::Report rep;
     const bool ok = measure_transpose(*o, rep);
     return finish(o->common, rep, ok);

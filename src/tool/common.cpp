@@ -1,6 +1,9 @@
 #include "common.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -71,6 +74,56 @@ std::vector<std::string> selected_spaces(const std::string& which) {
     else throw CLI::ValidationError("--space", "unknown space '" + w + "'");
   }
   return out;
+}
+
+void check_writable(const std::string& option, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::is_directory(p, ec))
+    throw CLI::ValidationError(option, "'" + path + "' is a directory, not a file");
+  if (fs::exists(p, ec)) {
+    if (::access(path.c_str(), W_OK) != 0)
+      throw CLI::ValidationError(option, "'" + path + "' exists and is not writable");
+    return;
+  }
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec))
+    throw CLI::ValidationError(option, "directory '" + dir.string() + "' of '" + path +
+                                           "' does not exist");
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw CLI::ValidationError(option, "directory '" + dir.string() + "' is not writable");
+}
+
+namespace {
+std::string gib(double bytes) {
+  std::ostringstream s;
+  s.precision(3);
+  s << bytes / (1024.0 * 1024.0 * 1024.0) << " GiB";
+  return s.str();
+}
+}  // namespace
+
+void check_memory(const HardwareInfo& hw, double bytes) {
+  if (hw.memory_free_bytes == 0) return;  // unknown: nothing to compare with
+  if (bytes > static_cast<double>(hw.memory_free_bytes))
+    throw CLI::ValidationError(
+        "size", "the problem needs at least " + gib(bytes) + " on " + hw.space + " (" +
+                    hw.device + "), which has " + gib(static_cast<double>(hw.memory_free_bytes)) +
+                    " available of " + gib(static_cast<double>(hw.memory_bytes)) +
+                    "; choose a smaller size");
+}
+
+void preflight(const CommonOptions& o, const std::function<double(std::size_t)>& bytes) {
+  if (!o.json.empty()) check_writable("--json", o.json);
+  if (!o.csv.empty()) check_writable("--csv", o.csv);
+  std::size_t es = 0;
+  for (const auto& d : split_list(o.dtype == "all" ? "cdouble" : o.dtype))
+    es = std::max<std::size_t>(es, d == "cdouble"                                  ? 16
+                                   : d == "double" || d == "int64" || d == "cfloat" ? 8
+                                                                                   : 4);
+  const double need = bytes(es == 0 ? 4 : es);
+  for_each_space(o.space, [&](const auto& exec) { check_memory(hardware_info(exec), need); });
 }
 
 int finish(const CommonOptions& o, const report::Report& r, bool all_correct) {

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,17 @@ void add_devices(const std::string& spaces, report::Report& r);
 /// Prints the table and writes the files asked for; returns the exit code
 /// (1 when a verified kernel gave a wrong result).
 int finish(const CommonOptions& o, const report::Report& r, bool all_correct);
+
+/// Checks made before anything is measured: the --json/--csv files can be
+/// written, and `bytes(element size)` fit the memory each selected space can
+/// allocate now (largest element size of the selected --dtype list). Throws
+/// CLI::ValidationError with the reason.
+void preflight(const CommonOptions& o, const std::function<double(std::size_t)>& bytes);
+/// The same memory check for one space's HardwareInfo.
+void check_memory(const HardwareInfo& hw, double bytes);
+/// Throws unless `path` can be written (an existing writable file, or a new
+/// file in an existing writable directory).
+void check_writable(const std::string& option, const std::string& path);
 
 /// Names of the selected spaces, in order, without repeats.
 std::vector<std::string> selected_spaces(const std::string& which);

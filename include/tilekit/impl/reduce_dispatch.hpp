@@ -5,6 +5,7 @@
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
 #include <tilekit/impl/reduce_kernels.hpp>
+#include <tilekit/impl/exclusive_use.hpp>
 #include <tilekit/impl/launch.hpp>
 
 #include <algorithm>
@@ -134,7 +135,9 @@ inline backends::TileConfig team_shape(const backends::ReduceConfig& c) {
 
 /// Production reduction plan for views of n elements of T: validates and sizes
 /// once, owns the workspace; execute() re-checks the view it is given. One
-/// execution at a time per plan (and per copy of it: copies share the workspace).
+/// host thread at a time per plan (and per copy of it: copies share the
+/// workspace): a second thread inside execute() at the same time gets
+/// tilekit::invalid_argument. Executions on the plan's instance are ordered.
 template <class ExecSpace, class T, class Op>
 class ReducePlan {
   static constexpr backends::ReduceConfig defaults = backends::Traits<ExecSpace>::reduce_config();
@@ -178,6 +181,7 @@ class ReducePlan {
   void execute(const View& v, const ResultView& result) const {
     impl::check_reduce_result<ExecSpace, result_type, ResultView>();
     check(v);
+    const impl::ExclusiveUse::Scope one_thread(in_use_, where());
     launch(v.data(), result.data());
   }
 
@@ -185,6 +189,7 @@ class ReducePlan {
   template <class View>
   result_type execute(const View& v) const {
     check(v);
+    const impl::ExclusiveUse::Scope one_thread(in_use_, where());
     launch(v.data(), result_.data());
     return impl::result_on_host(exec_, host_result_, result_);
   }
@@ -308,6 +313,7 @@ class ReducePlan {
   Kokkos::View<unsigned, Mem> counter_;
   Kokkos::View<result_type, Mem> result_;
   Kokkos::View<result_type, Kokkos::HostSpace> host_result_;
+  impl::ExclusiveUse in_use_;  ///< one host thread at a time in execute()
 };
 
 template <class E, class V, class Op>

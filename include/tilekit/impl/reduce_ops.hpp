@@ -121,16 +121,28 @@ struct OpTraits<CompensatedSum, T> {
   }
 };
 
-/// x ranks strictly before a: smaller (IsMax: larger), and NaN before numbers.
+/// Sign bit of a float (false for integers).
+template <class T>
+KOKKOS_INLINE_FUNCTION bool negative_bit(T x) {
+  if constexpr (std::is_floating_point_v<T>) return Kokkos::signbit(x);
+  else return false;
+}
+
+/// x ranks strictly before a: smaller (IsMax: larger), NaN before numbers, and
+/// -0 before +0 (IsMax: +0 before -0), as IEEE 754-2019 minimum/maximum order
+/// them, so that the sign of a zero result does not depend on the order of
+/// evaluation.
 template <bool IsMax, class T>
 KOKKOS_INLINE_FUNCTION bool ranks_before(T x, T a) {
   const bool nan_first = is_nan(x) && !is_nan(a);
-  if constexpr (IsMax) return (x > a) || nan_first;
-  else return (x < a) || nan_first;
+  const bool zero_first = x == a && negative_bit(x) != negative_bit(a) &&
+                          (IsMax ? negative_bit(a) : negative_bit(x));
+  if constexpr (IsMax) return (x > a) || nan_first || zero_first;
+  else return (x < a) || nan_first || zero_first;
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION bool same_rank(T x, T a) {
-  return (x == a) || (is_nan(x) && is_nan(a));
+  return (x == a && negative_bit(x) == negative_bit(a)) || (is_nan(x) && is_nan(a));
 }
 
 template <bool IsMax, class T>

@@ -83,6 +83,7 @@ class ReduceStepPlan {
   void execute(const View& v, const ResultView& result) const {
     impl::check_reduce_result<ExecSpace, result_type, ResultView>();
     check(v);
+    const impl::ExclusiveUse::Scope one_thread(in_use_, where());
     launch(v.data(), Kokkos::View<result_type, Mem, Kokkos::MemoryUnmanaged>(result.data()));
   }
 
@@ -90,6 +91,7 @@ class ReduceStepPlan {
   template <class View>
   result_type execute(const View& v) const {
     check(v);
+    const impl::ExclusiveUse::Scope one_thread(in_use_, where());
     launch(v.data(), result_);
     return impl::result_on_host(exec_, host_result_, result_);
   }
@@ -199,6 +201,7 @@ class ReduceStepPlan {
   Kokkos::View<result_type*, Mem> buf_[2];
   Kokkos::View<result_type, Mem> result_;
   Kokkos::View<result_type, Kokkos::HostSpace> host_result_;
+  impl::ExclusiveUse in_use_;  ///< one host thread at a time in execute()
 };
 
 template <class E, class V>

@@ -1,0 +1,143 @@
+// Fuzz runner for the production reductions: sum, compensated sum, min, max,
+// minloc, maxloc over int32, int64, float and double views of rank 1 to 4.
+#include <tilekit/reduce.hpp>
+
+#include <cmath>
+#include <exception>
+#include <utility>
+#include <vector>
+
+#include "fuzz_reference.hpp"
+#include "fuzz_run.hpp"
+
+namespace tilekit::fuzz {
+
+namespace {
+
+template <class T, int R> struct Stars { using type = typename Stars<T, R - 1>::type*; };
+template <class T> struct Stars<T, 0> { using type = T; };
+
+/// fn(v) with v an unmanaged view of rank 1 to 4 of the case's shape and layout.
+template <class Mem, class T, class Fn>
+void with_view(const T* p, const Case& c, Fn&& fn) {
+  auto e = [&](int d) { return static_cast<std::size_t>(c.shape[d]); };
+  auto go = [&](auto layout) {
+    using L = decltype(layout);
+    using U = Kokkos::MemoryUnmanaged;
+    switch (c.shape.size()) {
+      case 1: return fn(Kokkos::View<const T*, L, Mem, U>(p, e(0)));
+      case 2: return fn(Kokkos::View<const T**, L, Mem, U>(p, e(0), e(1)));
+      case 3: return fn(Kokkos::View<const T***, L, Mem, U>(p, e(0), e(1), e(2)));
+      case 4: return fn(Kokkos::View<const T****, L, Mem, U>(p, e(0), e(1), e(2), e(3)));
+    }
+    throw std::invalid_argument("fuzz: reduce cases have rank 1 to 4");
+  };
+  if (c.left) go(Kokkos::LayoutLeft{});
+  else go(Kokkos::LayoutRight{});
+}
+
+template <class Op, class T>
+auto reference(const std::vector<T>& x) {
+  const std::int64_t n = static_cast<std::int64_t>(x.size());
+  if constexpr (std::is_same_v<Op, Sum> || std::is_same_v<Op, CompensatedSum>) {
+    // Exact for the test data: int64 for integers, double (then T) for floats.
+    using S = std::conditional_t<std::is_integral_v<T>, std::int64_t, double>;
+    S s = 0;
+    for (auto v : x) s += static_cast<S>(v);
+    using Res = std::conditional_t<std::is_same_v<Op, Sum>, sum_t<T>, T>;
+    return static_cast<Res>(s);
+  } else {
+    constexpr bool is_max = std::is_same_v<Op, Max> || std::is_same_v<Op, MaxLoc>;
+    T best = is_max ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
+    if constexpr (std::is_floating_point_v<T>)
+      best = is_max ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+    std::int64_t at = -1;
+    for (std::int64_t k = 0; k < n; ++k)
+      if (is_max ? x[k] > best : x[k] < best) best = x[k], at = k;
+    if constexpr (std::is_same_v<Op, MinLoc> || std::is_same_v<Op, MaxLoc>)
+      return ValueIndex<T>{best, at};
+    else
+      return best;
+  }
+}
+
+template <class R>
+bool same_result(const R& a, const R& b) {
+  if constexpr (std::is_same_v<R, ValueIndex<float>> || std::is_same_v<R, ValueIndex<double>> ||
+                std::is_same_v<R, ValueIndex<std::int32_t>> ||
+                std::is_same_v<R, ValueIndex<std::int64_t>>)
+    return a.value == b.value && a.index == b.index;
+  else
+    return a == b;
+}
+
+template <class R>
+std::string show_result(const R& r) {
+  if constexpr (std::is_arithmetic_v<R>) return show(r);
+  else return "{" + show(r.value) + ", " + std::to_string(r.index) + "}";
+}
+
+template <class Exec, class T, class Op>
+Outcome reduce_typed(const Exec& exec, const Case& c) {
+  using Mem = typename Exec::memory_space;
+  const std::int64_t n = c.elements();
+  std::vector<T> x(n);
+  for (std::int64_t k = 0; k < n; ++k) x[k] = datum<T>(c.seed, k, /*narrow=*/true);
+  Kokkos::View<T*, Mem> d(Kokkos::view_alloc(exec, "tilekit::fuzz reduce"), n);
+  Kokkos::deep_copy(exec, d, Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(x.data(), n));
+  exec.fence();
+  Outcome o;
+  o.method = c.variant;
+  try {
+    with_view<Mem>(d.data(), c, [&](const auto& v) {
+      ReducePlan<Exec, T, Op> plan(exec, v, Op{});
+      const auto got = plan.execute(v);
+      const auto want = reference<Op>(x);
+      o.ok = same_result(got, want);
+      if (!o.ok) o.message = "got " + show_result(got) + ", want " + show_result(want);
+    });
+  } catch (const std::exception& e) {
+    o.ok = false;
+    o.message = std::string("threw: ") + e.what();
+  }
+  return o;
+}
+
+template <class Exec, class T>
+Outcome reduce_op(const Exec& exec, const Case& c) {
+  const std::string& v = c.variant;
+  if (v == "sum") return reduce_typed<Exec, T, Sum>(exec, c);
+  if (v == "min") return reduce_typed<Exec, T, Min>(exec, c);
+  if (v == "max") return reduce_typed<Exec, T, Max>(exec, c);
+  if (v == "minloc") return reduce_typed<Exec, T, MinLoc>(exec, c);
+  if (v == "maxloc") return reduce_typed<Exec, T, MaxLoc>(exec, c);
+  if constexpr (std::is_floating_point_v<T>)
+    if (v == "sum_compensated") return reduce_typed<Exec, T, CompensatedSum>(exec, c);
+  throw std::invalid_argument("fuzz: no reduce variant " + v + " for this type");
+}
+
+}  // namespace
+
+template <class Exec>
+Outcome run_reduce(const Exec& exec, const Case& c) {
+  switch (c.type) {
+    case Type::int32: return reduce_op<Exec, std::int32_t>(exec, c);
+    case Type::int64: return reduce_op<Exec, std::int64_t>(exec, c);
+    case Type::float32: return reduce_op<Exec, float>(exec, c);
+    case Type::float64: return reduce_op<Exec, double>(exec, c);
+    default: break;
+  }
+  throw std::invalid_argument("fuzz: reductions take int32, int64, float or double");
+}
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+template Outcome run_reduce(const Kokkos::Serial&, const Case&);
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+template Outcome run_reduce(const Kokkos::OpenMP&, const Case&);
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+template Outcome run_reduce(const Kokkos::Cuda&, const Case&);
+#endif
+
+}  // namespace tilekit::fuzz

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The tool rejects bad options before any measurement starts: each call below
+# must exit nonzero, say why on stderr, and print no result table.
+#   tool_checks.sh path/to/tilekit
+set -uo pipefail
+tool=${1:?usage: tool_checks.sh path/to/tilekit}
+tmp=$(mktemp -d)
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+mkdir "$tmp/readonly" && chmod a-w "$tmp/readonly"
+failed=0
+
+# rejects "<expected text on stderr>" args...
+rejects() {
+  local want=$1; shift
+  "$tool" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ "$rc" -eq 0 ]; then
+    echo "FAIL (exit 0): tilekit $*"; failed=1; return
+  fi
+  if ! grep -qi -- "$want" "$tmp/err"; then
+    echo "FAIL (no '$want' on stderr): tilekit $*"; cat "$tmp/err"; failed=1; return
+  fi
+  if grep -q "GB/s" "$tmp/out"; then
+    echo "FAIL (measured before rejecting): tilekit $*"; failed=1; return
+  fi
+  echo "ok: tilekit $* -> $(head -n1 "$tmp/err")"
+}
+
+rejects "does not exist"  transpose --n 64 --json /nonexistent-dir/r.json
+rejects "does not exist"  permute --shape 8,8,8 --csv /nonexistent-dir/r.csv
+if [ "$(id -u)" -ne 0 ]; then  # root writes anywhere
+  rejects "not writable"  reduce --n 1024 --json "$tmp/readonly/r.json"
+fi
+rejects "is a directory"  transpose --n 64 --json "$tmp"
+rejects "GiB"             transpose --n 1099511627776 --m 1048576
+rejects "GiB"             permute --shape 1048576,1048576,1024
+rejects "GiB"             reduce --n 1099511627776
+rejects "GiB"             cmm --n 1048576 --variant naive
+rejects "--n"             transpose --n 0
+rejects "--tile"          transpose --n 64 --tile 0
+rejects "--tile"          transpose --n 64 --tile 4096
+rejects "--pad"           permute --shape 8,8 --pad 100
+rejects "--vector"        reduce --n 64 --vector 0
+rejects "--reps"          transpose --n 64 --reps 0
+rejects "--space"         transpose --n 64 --space hip
+rejects "--shape"         permute --shape 8,0,8
+rejects "--perm"          permute --shape 8,8,8 --perm 0,0,1
+rejects "--cases"         fuzz --cases 0
+rejects "unknown key"     fuzz --replay "op=permute size=3"
+rejects "variant"         fuzz --replay "op=permute variant=quick type=float shape=3 perm=0"
+
+# A replayed case runs and passes.
+if ! "$tool" fuzz --space all --replay \
+    "op=permute variant=fused type=double layout=left shape=3,0,5 perm=2,0,1 alpha=2 beta=-0 seed=0x1" \
+    >"$tmp/out" 2>&1 || ! "$tool" fuzz --space all --replay \
+    "op=permute variant=fused type=cfloat layout=right shape=7,5,3,2 perm=3,1,0,2 alpha=-1.5 beta=0.5 seed=0x2a" \
+    >>"$tmp/out" 2>&1; then
+  echo "FAIL: replayed cases"; cat "$tmp/out"; failed=1
+else
+  echo "ok: replayed cases"; cat "$tmp/out"
+fi
+exit $failed
