@@ -75,15 +75,22 @@ TEST(DistLayout, BoxCopyFusesContinuingDimensions) {
   EXPECT_TRUE(di::make_box_copy({0, 3}, {3, 1}, {3, 1}, 0, 0).rows == 0);
 }
 
+/// send(i) = me * 10^6 + i (a free function: CUDA's extended lambdas may not
+/// live in a gtest TestBody, which is private).
+template <class Exec, class View>
+void fill_rank_pattern(const View& send, int me) {
+  Kokkos::parallel_for(
+      Kokkos::RangePolicy<Exec>(0, static_cast<int>(send.extent(0))),
+      KOKKOS_LAMBDA(const int i) { send(i) = me * 1000000 + i; });
+}
+
 /// The engine's all-to-all moves block p of rank r to block r of rank p.
 TEST(DistEngine, AllToAllMovesEveryBlock) {
   using Exec = Kokkos::DefaultExecutionSpace;
   const int P = comm_size(), me = comm_rank();
   const std::size_t n = 1000;  // ints per peer
   Kokkos::View<int*, Exec::memory_space> send("send", n * P), recv("recv", n * P);
-  Kokkos::parallel_for(
-      Kokkos::RangePolicy<Exec>(0, static_cast<int>(n * P)),
-      KOKKOS_LAMBDA(const int i) { send(i) = me * 1000000 + i; });
+  fill_rank_pattern<Exec>(send, me);
   auto engine = tilekit::dist::make_exchanger<Exec>(MPI_COMM_WORLD, test_engine());
   engine->alltoall(Exec(), reinterpret_cast<const char*>(send.data()),
                    reinterpret_cast<char*>(recv.data()), n * sizeof(int));
