@@ -81,7 +81,6 @@ for r in "${runs[@]}"; do
   extra=()
   case $tool in
     memcheck) extra=(--leak-check full) ;;
-    initcheck) extra=(--track-unused-memory no) ;;
     racecheck) extra=(--racecheck-report analysis) ;;
   esac
   t0=$(date +%s)
