@@ -203,9 +203,6 @@ Runner setup(CLI::App& app) {
   app.add_option("--pad", o->shape.pad, "scratch row padding (default: backend's)");
   app.add_option("--group", o->shape.group, "tile rows visited together (default: backend's)");
   return [o]() -> int {
-    for (const auto& v : split_list(o->variant))
-      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
-        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
     if (o->n % 2 != 0)
       throw CLI::ValidationError("--n", "checkered matrix multiplication needs an even N");
     const std::string dtypes = o->common.dtype == "all" ? "float,double" : o->common.dtype;
@@ -223,9 +220,7 @@ Runner setup(CLI::App& app) {
 }  // namespace
 
 bool measure_cmm(const CmmArgs& o, report::Report& rep) {
-  for (const auto& v : split_list(o.variant))
-    if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
-      throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+  check_variants(o.variant, kVariants);
   if (o.n % 2 != 0)
     throw CLI::ValidationError("--n", "checkered matrix multiplication needs an even N");
   const std::string dtypes = o.common.dtype == "all" ? "float,double" : o.common.dtype;

@@ -248,21 +248,11 @@ Runner setup(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--layout", o->layout, "right | left")->capture_default_str()->check(
       CLI::IsMember({"right", "left"}));
-  app.add_option("--tile", o->launch.tile, "tile edge (default: the backend's)")
-      ->check(CLI::Range(1, 1024));
-  app.add_option("--team-rows", o->launch.team_rows, "team size (default: the backend's)")
-      ->check(CLI::Range(1, 1024));
-  app.add_option("--vector", o->launch.vector, "vector length (default: the backend's)")
-      ->check(CLI::Range(1, 1024));
-  app.add_option("--pad", o->launch.pad, "scratch row padding of the tiled kernel")
-      ->check(CLI::Range(0, 64));
+  add_tile_options(app, o->launch, "scratch row padding of the tiled kernel");
   app.description(app.get_description() +
                   " (--dtype also takes cfloat and cdouble, Kokkos::complex; all = all five)");
   add_transfers_option(app, o->transfers);
   return [o]() -> int {
-    for (const auto& v : split_list(o->variant))
-      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
-        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
     std::vector<index_t> ext;
     for (const auto& s : split_list(o->shape)) ext.push_back(std::stoll(s));
     if (ext.empty() || ext.size() > 8)
@@ -283,9 +273,7 @@ Runner setup(CLI::App& app) {
 }  // namespace
 
 bool measure_permute(const PermuteArgs& o, report::Report& rep) {
-  for (const auto& v : split_list(o.variant))
-    if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
-      throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+  check_variants(o.variant, kVariants);
   std::vector<index_t> ext;
   for (const auto& s : split_list(o.shape)) ext.push_back(std::stoll(s));
   if (ext.empty() || ext.size() > 8)

@@ -240,9 +240,6 @@ Runner setup(CLI::App& app) {
   app.add_option("--warp", o->shape.warp, "ladder: width of the unrolled last level");
   add_transfers_option(app, o->transfers);
   return [o]() -> int {
-    for (const auto& v : split_list(o->variant))
-      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
-        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
     const double most = static_cast<double>(*std::max_element(o->n.begin(), o->n.end()));
     preflight(o->common, [&](std::size_t es) { return 2 * most * es; });  // input, copy baseline
     report::Report rep;
@@ -254,9 +251,7 @@ Runner setup(CLI::App& app) {
 }  // namespace
 
 bool measure_reduce(const ReduceArgs& o, report::Report& rep) {
-  for (const auto& v : split_list(o.variant))
-    if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
-      throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+  check_variants(o.variant, kVariants);
   if (!o.transfers.empty()) transfer_kinds(o.transfers);
   if (rep.kokkos.empty()) rep.kokkos = report::kokkos_configuration();
   add_devices(o.common.space, rep);

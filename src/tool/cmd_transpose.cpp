@@ -130,22 +130,12 @@ Runner setup(CLI::App& app) {
                  "all, or a comma-separated list of: copy_kernel naive tiled tiled_padded "
                  "inplace_naive inplace_blocked")
       ->capture_default_str();
-  app.add_option("--tile", o->shape.tile, "tile edge (default: the backend's)")
-      ->check(CLI::Range(1, 1024));
-  app.add_option("--team-rows", o->shape.team_rows, "team size (default: the backend's)")
-      ->check(CLI::Range(1, 1024));
-  app.add_option("--vector", o->shape.vector, "vector length (default: the backend's)")
-      ->check(CLI::Range(1, 1024));
-  app.add_option("--pad", o->shape.pad, "scratch row padding of padded variants")
-      ->check(CLI::Range(0, 64));
+  add_tile_options(app, o->shape, "scratch row padding of padded variants");
   app.add_option("--tiles-per-team", o->shape.tiles_per_team,
                  "tiles each team takes in turn (default: the backend's)")
       ->check(CLI::Range(1, 1 << 20));
   add_transfers_option(app, o->transfers);
   return [o]() -> int {
-    for (const auto& v : split_list(o->variant))
-      if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
-        throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
     const double elements = static_cast<double>(o->m > 0 ? o->m : o->n) * static_cast<double>(o->n);
     preflight(o->common, [&](std::size_t es) { return 2 * elements * es; });  // in and out
     report::Report rep;
@@ -157,9 +147,7 @@ Runner setup(CLI::App& app) {
 }  // namespace
 
 bool measure_transpose(const TransposeArgs& o, report::Report& rep) {
-  for (const auto& v : split_list(o.variant))
-    if (v != "all" && std::find(kVariants.begin(), kVariants.end(), v) == kVariants.end())
-      throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+  check_variants(o.variant, kVariants);
   if (!o.transfers.empty()) transfer_kinds(o.transfers);
   if (rep.kokkos.empty()) rep.kokkos = report::kokkos_configuration();
   add_devices(o.common.space, rep);

@@ -6,7 +6,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -26,6 +28,19 @@ struct CommonOptions {
 };
 
 void add_common_options(CLI::App& app, CommonOptions& o);
+
+/// --tile, --team-rows, --vector, --pad: launch-shape overrides of a tiled
+/// family (unset keeps the backend's), range-checked before anything runs.
+template <class Shape>
+void add_tile_options(CLI::App& app, Shape& s, const std::string& pad_help) {
+  app.add_option("--tile", s.tile, "tile edge (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--team-rows", s.team_rows, "team size (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--vector", s.vector, "vector length (default: the backend's)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--pad", s.pad, pad_help)->check(CLI::Range(0, 64));
+}
 
 /// --transfers: also time each kernel with the host <-> device copies of its
 /// input and output, from pageable and/or pinned host memory (transfers.hpp).
@@ -52,6 +67,15 @@ void check_writable(const std::string& option, const std::string& path);
 /// Names of the selected spaces, in order, without repeats.
 std::vector<std::string> selected_spaces(const std::string& which);
 std::vector<std::string> split_list(const std::string& s);
+
+/// Throws CLI::ValidationError for a name in the --variant list that is
+/// neither "all" nor one of `known`.
+template <class Names>
+void check_variants(const std::string& list, const Names& known) {
+  for (const auto& v : split_list(list))
+    if (v != "all" && std::find(std::begin(known), std::end(known), v) == std::end(known))
+      throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
+}
 
 template <class T> constexpr std::string_view dtype_name();
 template <> constexpr std::string_view dtype_name<std::int32_t>() { return "int32"; }
