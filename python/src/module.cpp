@@ -35,6 +35,24 @@ void run_move(const std::string& key, Make&& make, void* in, void* out, std::com
   PlanCache<MovePlan>::get().find(key, make).execute(in, out, alpha, beta);
 }
 
+/// The output of a move: `out_obj` taken and checked against `a` (device,
+/// type, shape `want`, no overlap), or, when it is None, a new buffer of shape
+/// `want` on a's device and stream.
+template <class StreamArg>
+void take_output(const Consumed& a, const py::object& out_obj, const Array& want,
+                 const StreamArg& stream, const char* where, std::unique_ptr<Buffer>& buffer,
+                 Consumed& out) {
+  if (out_obj.is_none()) {
+    buffer = std::make_unique<Buffer>(want, exec_stream(a.array, stream));
+    out.array = buffer->array();
+    return;
+  }
+  out = Consumed::take(out_obj, "out", stream, true);
+  require_same(a.array, out.array, where);
+  require_shape(out.array, want, where);
+  require_disjoint(a.array, out.array, where);
+}
+
 // ---------------------------------------------------------------- functions
 py::object permute(py::object a_obj, py::object axes_obj, py::object out_obj, std::complex<double> alpha,
                    std::complex<double> beta, py::object stream_obj) {
@@ -46,18 +64,11 @@ py::object permute(py::object a_obj, py::object axes_obj, py::object out_obj, st
   const Array want = permuted(a.array, axes);
   check_scalar(alpha, a.array.dtype, "alpha", where);
   check_scalar(beta, a.array.dtype, "beta", where);
+  if (out_obj.is_none() && beta != 0.0)
+    value_error("permute: beta != 0 needs out= (the output is read)");
   std::unique_ptr<Buffer> buffer;
   Consumed out;
-  if (out_obj.is_none()) {
-    if (beta != 0.0) value_error("permute: beta != 0 needs out= (the output is read)");
-    buffer = std::make_unique<Buffer>(want, exec_stream(a.array, stream));
-    out.array = buffer->array();
-  } else {
-    out = Consumed::take(out_obj, "out", stream, true);
-    require_same(a.array, out.array, where);
-    require_shape(out.array, want, where);
-    require_disjoint(a.array, out.array, where);
-  }
+  take_output(a, out_obj, want, stream, where, buffer, out);
   const Stream s = exec_stream(a.array, stream);
   const Array in = a.array, o = out.array;
   run_move(key_of("permute", in, &o, axes, s), [&] { return plan_permute(in, o, axes, s); },
@@ -76,15 +87,7 @@ py::object transpose(py::object a_obj, py::object out_obj, py::object stream_obj
   const Array want = permuted(a.array, {1, 0});
   std::unique_ptr<Buffer> buffer;
   Consumed out;
-  if (out_obj.is_none()) {
-    buffer = std::make_unique<Buffer>(want, exec_stream(a.array, stream));
-    out.array = buffer->array();
-  } else {
-    out = Consumed::take(out_obj, "out", stream, true);
-    require_same(a.array, out.array, where);
-    require_shape(out.array, want, where);
-    require_disjoint(a.array, out.array, where);
-  }
+  take_output(a, out_obj, want, stream, where, buffer, out);
   const Stream s = exec_stream(a.array, stream);
   const Array in = a.array, o = out.array;
   run_move(key_of("transpose", in, &o, {}, s), [&] { return plan_transpose(in, o, s); }, in.data,

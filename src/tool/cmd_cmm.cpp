@@ -13,6 +13,7 @@
 #include "families.hpp"
 #include "subcommand.hpp"
 #include "timing.hpp"
+#include "transfers.hpp"
 
 namespace tilekit::tool {
 namespace {
@@ -227,8 +228,7 @@ bool measure_cmm(const CmmArgs& o, report::Report& rep) {
   for (const auto& d : split_list(dtypes))
     if (d != "float" && d != "double")
       throw CLI::ValidationError("--dtype", "cmm computes in float or double, not '" + d + "'");
-  if (rep.kokkos.empty()) rep.kokkos = report::kokkos_configuration();
-  add_devices(o.common.space, rep);
+  begin_report(o.common, "", rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const double peak = hardware_info(exec).peak_gbps;

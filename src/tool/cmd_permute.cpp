@@ -282,9 +282,7 @@ bool measure_permute(const PermuteArgs& o, report::Report& rep) {
     if (e < 1) throw CLI::ValidationError("--shape", "extents must be positive");
   for (const auto& p : permutations(o, static_cast<int>(ext.size())))
     impl::check_permutation("--perm", p, static_cast<int>(ext.size()));
-  if (!o.transfers.empty()) transfer_kinds(o.transfers);
-  if (rep.kokkos.empty()) rep.kokkos = report::kokkos_configuration();
-  add_devices(o.common.space, rep);
+  begin_report(o.common, o.transfers, rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const double peak = hardware_info(exec).peak_gbps;

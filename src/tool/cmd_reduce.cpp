@@ -252,9 +252,7 @@ Runner setup(CLI::App& app) {
 
 bool measure_reduce(const ReduceArgs& o, report::Report& rep) {
   check_variants(o.variant, kVariants);
-  if (!o.transfers.empty()) transfer_kinds(o.transfers);
-  if (rep.kokkos.empty()) rep.kokkos = report::kokkos_configuration();
-  add_devices(o.common.space, rep);
+  begin_report(o.common, o.transfers, rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const auto hw = hardware_info(exec);

@@ -148,9 +148,7 @@ Runner setup(CLI::App& app) {
 
 bool measure_transpose(const TransposeArgs& o, report::Report& rep) {
   check_variants(o.variant, kVariants);
-  if (!o.transfers.empty()) transfer_kinds(o.transfers);
-  if (rep.kokkos.empty()) rep.kokkos = report::kokkos_configuration();
-  add_devices(o.common.space, rep);
+  begin_report(o.common, o.transfers, rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const double peak = hardware_info(exec).peak_gbps;

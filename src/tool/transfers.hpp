@@ -27,6 +27,16 @@ inline std::vector<std::string> transfer_kinds(const std::string& which) {
   return kinds;
 }
 
+/// What each family's measurement does first: checks the --transfers list (""
+/// for none), then records the Kokkos configuration and the selected spaces'
+/// hardware in rep.
+inline void begin_report(const CommonOptions& common, const std::string& transfers,
+                         report::Report& rep) {
+  if (!transfers.empty()) transfer_kinds(transfers);
+  if (rep.kokkos.empty()) rep.kokkos = report::kokkos_configuration();
+  add_devices(common.space, rep);
+}
+
 /// After the kernel row `kernel` (already in rep), one row per kind of host
 /// memory: ms = host-to-device copy of `in` + fn() + device-to-host copy of
 /// `out`, with each copy's own median beside it. Bandwidth and % of copy are
