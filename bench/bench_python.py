@@ -49,6 +49,8 @@ QUICK = ([((32, 48, 64), list(itertools.permutations(range(3))))] +
 
 
 def commit():
+    if os.environ.get("TILEKIT_COMMIT"):
+        return os.environ["TILEKIT_COMMIT"]
     try:
         here = os.path.dirname(os.path.abspath(__file__))
         return subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -134,7 +136,8 @@ def run_framework(name, a, out, empty_like_perm, variants, copy_variants, timer,
             ms = timer(fn, reps)
             gbps = nbytes / ms / 1e6
             rows.append(dict(framework=name, variant=label, shape=list(shape), perm=list(p),
-                             dtype=dtype, ms=ms, gbps=gbps, pct_copy=100 * gbps / copy_gbps))
+                             dtype=dtype, ms=ms, gbps=gbps, pct_copy=100 * gbps / copy_gbps,
+                             identity=list(p) == sorted(p)))
         print(f"  {name} {shape} {list(p)}: " + ", ".join(
             f"{r['variant']} {r['gbps']:.0f} GB/s ({r['pct_copy']:.0f}%)" for r in rows[-len(variants):]),
             flush=True)
@@ -231,17 +234,22 @@ def main():
     report = {"device": "; ".join(devices), "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
               "commit": commit(), "tilekit": tilekit.__version__, "kokkos": tilekit.kokkos_version(),
               "spaces": tilekit.spaces(), "python": platform.python_version(), "numpy": np.__version__,
-              "quick": args.quick, "rows": rows}
+              "quick": args.quick,
+              "note": "bandwidth = bytes read + written; pct_copy against the framework's copy of the "
+                      "same bytes in the same run; identity rows: the frameworks move nothing",
+              "rows": rows}
     for mod in ("torch", "cupy"):
         if mod in sys.modules:
             report[mod] = sys.modules[mod].__version__
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1)
-    # Summary: median % of copy per framework and variant.
+    # Summary: median % of copy per framework and variant. The identity
+    # permutation is left out: the frameworks return the input itself there
+    # (torch's contiguous(), cupy's ascontiguousarray) and move nothing.
     by = {}
     for r in rows:
-        if r["perm"] is not None:
+        if r["perm"] is not None and not r.get("identity"):
             by.setdefault((r["framework"], r["variant"], len(r["shape"]) == 3), []).append(r["pct_copy"])
     for (fw, v, three), pcts in sorted(by.items()):
         print(f"{fw:6} {v:17} {'3-D' if three else 'rank 4-6':8} median {statistics.median(pcts):5.1f}% "
