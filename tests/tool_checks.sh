@@ -49,6 +49,42 @@ rejects "--cases"         fuzz --cases 0
 rejects "unknown key"     fuzz --replay "op=permute size=3"
 rejects "variant"         fuzz --replay "op=permute variant=quick type=float shape=3 perm=0"
 
+rejects "does not exist"  study dims --quick --resume --out "$tmp/no-study"
+
+# --resume goes on from an interrupted study: a finished quick run of two
+# studies, cut back to its first case (as a killed run leaves it), resumed,
+# gives the same cases and as many rows as the full run.
+s="$tmp/study"
+if "$tool" study dims ladder --quick --space host --out "$s" >"$tmp/out" 2>&1 &&
+   /usr/bin/python3 - "$s/study.json" <<'PY'
+import json, sys
+p = sys.argv[1]
+j = json.load(open(p))
+first = j["study"]["cases"][0]
+j["full_rows"] = len(j["rows"])
+j["rows"] = [r for r in j["rows"] if (r["study"], r["case"]) == (first["study"], first["case"])]
+j["study"]["cases"], j["study"]["partial"] = [first], True
+json.dump(j, open(p, "w"))
+PY
+then
+  rows=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['full_rows'])" "$s/study.json")
+  rejects "another command" study dims --quick --space host --resume --out "$s"
+  if "$tool" study dims ladder --quick --space host --resume --out "$s" >"$tmp/out" 2>&1 &&
+     grep -q "resuming: 1 cases done" "$tmp/out" &&
+     /usr/bin/python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert not j['study']['partial'] and len(j['rows']) == int(sys.argv[2]), (len(j['rows']), sys.argv[2])
+assert sorted(r['id'] for r in j['rows']) == list(range(len(j['rows'])))" "$s/study.json" "$rows"; then
+    echo "ok: study --resume ($rows rows)"
+    rejects "finished report" study dims ladder --quick --space host --resume --out "$s"
+  else
+    echo "FAIL: study --resume"; cat "$tmp/out"; failed=1
+  fi
+else
+  echo "FAIL: study dims ladder --quick"; cat "$tmp/out"; failed=1
+fi
+
 # A replayed case runs and passes.
 if ! "$tool" fuzz --space all --replay \
     "op=permute variant=fused type=double layout=left shape=3,0,5 perm=2,0,1 alpha=2 beta=-0 seed=0x1" \

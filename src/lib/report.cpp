@@ -1,5 +1,7 @@
 #include "report.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -99,6 +101,28 @@ nlohmann::ordered_json to_json(const Report& r) {
     rows.push_back(o);
   }
   return j;
+}
+
+Row row_from_json(const nlohmann::ordered_json& j) {
+  static const char* fixed[] = {"op",       "variant",  "space",    "shape",
+                                "dtype",    "ms",       "bytes",    "gbps",
+                                "pct_copy", "pct_peak", "speedup_vs_naive", "verified"};
+  Row row;
+  row.op = j.at("op").get<std::string>();
+  row.variant = j.at("variant").get<std::string>();
+  row.space = j.at("space").get<std::string>();
+  row.shape = j.at("shape").get<std::vector<std::int64_t>>();
+  row.dtype = j.at("dtype").get<std::string>();
+  row.ms = j.at("ms").get<double>();
+  row.bytes = j.at("bytes").get<double>();
+  row.gbps = j.at("gbps").get<double>();
+  row.pct_copy = j.at("pct_copy").get<double>();
+  row.pct_peak = j.at("pct_peak").is_null() ? 0 : j.at("pct_peak").get<double>();
+  row.speedup = j.at("speedup_vs_naive").is_null() ? 0 : j.at("speedup_vs_naive").get<double>();
+  row.verified = j.at("verified").get<bool>();
+  for (const auto& [k, v] : j.items())
+    if (std::find(std::begin(fixed), std::end(fixed), k) == std::end(fixed)) row.extra[k] = v;
+  return row;
 }
 
 void print_table(const Report& r, std::ostream& os) {

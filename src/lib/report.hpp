@@ -43,6 +43,8 @@ std::string now_iso8601();
 std::string git_commit();
 
 nlohmann::ordered_json to_json(const Report& r);
+/// The row that to_json wrote as `j` (a resumed study reads its rows back).
+Row row_from_json(const nlohmann::ordered_json& j);
 void print_table(const Report& r, std::ostream& os);
 void write_json(const Report& r, const std::string& path);
 void write_csv(const Report& r, const std::string& path);

@@ -12,6 +12,7 @@ namespace tilekit::tool::study {
 struct Options {
   std::vector<std::string> names;  ///< studies to run; empty = all
   bool quick = false;
+  bool resume = false;  ///< go on from the partial study.json an interrupted run left
   std::string out = "tilekit-study";
   std::string space = "default,host";  ///< the spaces compared
 };

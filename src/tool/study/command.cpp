@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <set>
+#include <utility>
 
 #include "../subcommand.hpp"
 #include "cases.hpp"
@@ -63,10 +66,12 @@ Runner setup(CLI::App& app) {
   app.add_option("--space", o->space,
                  "spaces compared: default,host (GPU and CPU in a GPU build) | all | ...")
       ->capture_default_str();
+  app.add_flag("--resume", o->resume,
+               "go on from the study.json an interrupted run of the same command left in --out "
+               "(its cases are not run again)");
   return [o]() -> int {
     spaces(*o);  // validates --space before anything runs
     const fs::path out(o->out);
-    fs::create_directories(out);
     std::vector<std::string> run = o->names;
     if (run.empty())
       for (const auto& s : studies()) run.push_back(s.name);
@@ -75,45 +80,88 @@ Runner setup(CLI::App& app) {
     command += (o->quick ? " --quick" : "") + std::string(" --space ") + o->space + " --out " + o->out;
 
     report::Report rep = start_report(*o);
+    // Cases finished by an earlier, interrupted run of the same command.
+    nlohmann::ordered_json finished = nlohmann::ordered_json::array();
+    std::set<std::pair<std::string, std::string>> skip;
+    if (o->resume) {
+      const fs::path prev = out / "study.json";
+      if (!fs::exists(prev)) throw CLI::ValidationError("--resume", prev.string() + " does not exist");
+      nlohmann::ordered_json p;
+      std::ifstream(prev) >> p;
+      if (!p.contains("study") || p["study"].value("command", "") != command)
+        throw CLI::ValidationError("--resume", prev.string() + " is from another command (" +
+                                   (p.contains("study") ? p["study"].value("command", "?") : "?") + ")");
+      if (!p["study"].value("partial", false))
+        throw CLI::ValidationError("--resume", prev.string() + " is a finished report");
+      for (const auto& row : p["rows"]) rep.rows.push_back(report::row_from_json(row));
+      for (const auto& c : p["study"]["cases"]) {
+        finished.push_back(c);
+        skip.insert({c["study"].get<std::string>(), c["case"].get<std::string>()});
+      }
+    }
+    fs::create_directories(out);
     // Every case of every study in one run, so that the time left covers them all.
     std::vector<Case> all;
     for (const auto& st : studies()) {
       if (std::find(run.begin(), run.end(), st.name) == run.end()) continue;
-      const auto cs = cases(*o, st.name);
-      all.insert(all.end(), cs.begin(), cs.end());
+      for (auto& c : cases(*o, st.name))
+        if (!skip.count({c.study, c.label})) all.push_back(std::move(c));
     }
-    const RunResult r = run_cases(all, rep);
+    if (o->resume)
+      std::cout << "resuming: " << skip.size() << " cases done, " << all.size() << " to run" << std::endl;
+
+    nlohmann::ordered_json case_times = finished;
+    std::vector<std::string> failures;
+    auto compose = [&](bool partial) {
+      for (std::size_t k = 0; k < rep.rows.size(); ++k) {
+        auto& row = rep.rows[k];
+        double el = 1;
+        for (auto e : row.shape) el *= static_cast<double>(e);
+        if (row.ms > 0 && !row.shape.empty()) row.extra["gelems"] = el / (row.ms * 1e-3) / 1e9;
+        row.extra["id"] = k;
+      }
+      double seconds = 0;
+      std::map<std::string, double> per_study;
+      for (const auto& c : case_times) {
+        seconds += c["seconds"].get<double>();
+        per_study[c["study"].get<std::string>()] += c["seconds"].get<double>();
+      }
+      auto j = report::to_json(rep);
+      j["study"] = {{"command", command},   {"quick", o->quick},
+                    {"studies", run},       {"defaults", backend_defaults(*o)},
+                    {"partial", partial},   {"failures", failures},
+                    {"seconds", seconds},   {"seconds_per_study", per_study},
+                    {"cases", case_times},  {"plots", ""}};
+      return j;
+    };
+    auto write_json = [&](const nlohmann::ordered_json& j) {
+      // Written beside and renamed: an interrupted write never leaves half a file.
+      const fs::path tmp = out / "study.json.tmp";
+      {
+        std::ofstream f(tmp);
+        f << j.dump(1) << '\n';
+      }
+      fs::rename(tmp, out / "study.json");
+    };
+    const RunResult r = run_cases(all, rep, [&](const CaseDone& d) {
+      if (d.failed) return;  // not recorded as done: --resume runs it again
+      case_times.push_back({{"study", d.study}, {"case", d.label}, {"seconds", d.seconds}});
+      write_json(compose(true));
+    });
+    failures = r.failures;
     for (const auto& [name, secs] : r.study_seconds)
       std::cout << "study " << name << ": " << r.study_cases.at(name) << " cases, "
                 << static_cast<long>(secs + 0.5) << " s" << std::endl;
-    const bool correct = r.all_correct;
-    const std::vector<std::string>& failures = r.failures;
-    const double seconds = r.seconds;
-    for (std::size_t k = 0; k < rep.rows.size(); ++k) {
-      auto& row = rep.rows[k];
-      double el = 1;
-      for (auto e : row.shape) el *= static_cast<double>(e);
-      if (row.ms > 0 && !row.shape.empty()) row.extra["gelems"] = el / (row.ms * 1e-3) / 1e9;
-      row.extra["id"] = k;
-    }
-    auto j = report::to_json(rep);
-    j["study"] = {{"command", command},      {"quick", o->quick},
-                  {"studies", run},          {"defaults", backend_defaults(*o)},
-                  {"failures", failures},    {"seconds", seconds},
-                  {"seconds_per_study", r.study_seconds},
-                  {"plots", ""}};
-    auto write_json = [&] {
-      std::ofstream f(out / "study.json");
-      f << j.dump(1) << '\n';
-    };
-    write_json();
+    auto j = compose(false);
+    write_json(j);
     j["study"]["plots"] = draw_plots(out);
-    write_json();
+    write_json(j);
     write_report(out.string(), j);
     std::cout << "report: " << (out / "report.md").string() << " (" << rep.rows.size()
-              << " rows, " << static_cast<long>(seconds + 0.5) << " s)" << std::endl;
-    if (!correct) std::cerr << "tilekit study: at least one kernel gave a wrong result\n";
-    return correct && failures.empty() ? 0 : 1;
+              << " rows, " << static_cast<long>(j["study"]["seconds"].get<double>() + 0.5)
+              << " s)" << std::endl;
+    if (!r.all_correct) std::cerr << "tilekit study: at least one kernel gave a wrong result\n";
+    return r.all_correct && failures.empty() ? 0 : 1;
   };
 }
 

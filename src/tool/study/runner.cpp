@@ -18,7 +18,8 @@ std::string clock(double s) {
 
 }  // namespace
 
-RunResult run_cases(const std::vector<Case>& cases, report::Report& rep) {
+RunResult run_cases(const std::vector<Case>& cases, report::Report& rep,
+                    const std::function<void(const CaseDone&)>& on_done) {
   using Clock = std::chrono::steady_clock;
   const bool tty = ::isatty(STDERR_FILENO) == 1;
   double total = 0, done = 0;
@@ -38,10 +39,12 @@ RunResult run_cases(const std::vector<Case>& cases, report::Report& rep) {
     }
     const std::size_t first = rep.rows.size();
     const double t0 = elapsed();
+    bool failed = false;
     try {
       out.all_correct = c.run(rep) && out.all_correct;
     } catch (const std::exception& e) {
       rep.rows.resize(first);
+      failed = true;
       out.failures.push_back(c.study + ": " + c.label + ": " + e.what());
       if (tty) std::fprintf(stderr, "\n");
       std::fprintf(stderr, "tilekit study: %s: %s failed: %s\n", c.study.c_str(),
@@ -51,9 +54,11 @@ RunResult run_cases(const std::vector<Case>& cases, report::Report& rep) {
       rep.rows[r].extra["study"] = c.study;
       rep.rows[r].extra["case"] = c.label;
     }
-    out.study_seconds[c.study] += elapsed() - t0;
+    const double secs = elapsed() - t0;
+    out.study_seconds[c.study] += secs;
     out.study_cases[c.study] += 1;
     done += c.weight;
+    if (on_done) on_done({c.study, c.label, secs, failed});
   }
   if (tty) std::fprintf(stderr, "\r\033[K");
   out.seconds = elapsed();

@@ -2,6 +2,7 @@
 // Runs a study's cases in order: a progress line (current case, time spent,
 // an estimate of the time left) on a terminal only, every row tagged with its
 // study, case and a running id, and a failed case recorded, not fatal.
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -18,6 +19,17 @@ struct RunResult {
   std::map<std::string, int> study_cases;       ///< cases run per study
 };
 
-RunResult run_cases(const std::vector<Case>& cases, report::Report& rep);
+/// One case run to its end (or to an exception, `failed`), and its time.
+struct CaseDone {
+  std::string study, label;
+  double seconds = 0;
+  bool failed = false;
+};
+
+/// Runs `cases` in order, appending their rows to rep; after each case calls
+/// done(case) (the command writes the report so far, so an interrupted run
+/// keeps what it measured and `--resume` goes on from there).
+RunResult run_cases(const std::vector<Case>& cases, report::Report& rep,
+                    const std::function<void(const CaseDone&)>& done = {});
 
 }  // namespace tilekit::tool::study

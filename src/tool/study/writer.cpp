@@ -408,7 +408,14 @@ void write_report(const std::string& dir, const json& j) {
        << "date:     " << j["date"].get<std::string>() << '\n'
        << "command:  " << s["command"].get<std::string>() << '\n'
        << "mode:     " << (s["quick"].get<bool>() ? "quick" : "full") << '\n'
-       << "kokkos:   " << j["kokkos"].get<std::string>() << '\n';
+       << "kokkos:   " << j["kokkos"].get<std::string>() << '\n'
+       << "time:     " << static_cast<long>(s["seconds"].get<double>() + 0.5) << " s (";
+  bool first = true;
+  for (const auto& [name, secs] : s["seconds_per_study"].items()) {
+    d.md << (first ? "" : ", ") << name << " " << static_cast<long>(secs.get<double>() + 0.5) << " s";
+    first = false;
+  }
+  d.md << ")\n";
   for (const auto& dev : j["devices"]) {
     d.md << "space:    " << dev["space"].get<std::string>() << ": "
          << dev["device"].get<std::string>() << ", concurrency " << dev["concurrency"]
