@@ -87,14 +87,16 @@ class MpiExchanger final : public Exchanger<ExecSpace> {
       exec.fence();
       return;
     }
-    // Staged: download the whole send span, exchange between host buffers,
-    // upload the whole receive span, then the rank's own part on the device.
-    // Each step is fenced anyway, so its time is recorded (stage_times()).
+    // Staged: download the send span but the rank's own message, exchange
+    // between host buffers, upload the receive span around the own message,
+    // which moves device to device. Each step is fenced anyway, so its time is
+    // recorded (stage_times()).
     grow(host_send_, t.send_span, "tilekit::dist::staging_send");
     grow(host_recv_, t.recv_span, "tilekit::dist::staging_recv");
     Kokkos::Timer timer;
-    Kokkos::deep_copy(exec, HostBytes(host_send_.data(), t.send_span),
-                      Bytes(const_cast<char*>(send), t.send_span));
+    around(t.send_span, t.send_displ[me], t.send_bytes[me], [&](std::size_t at, std::size_t n) {
+      Kokkos::deep_copy(exec, HostBytes(host_send_.data() + at, n), Bytes(const_cast<char*>(send) + at, n));
+    });
     exec.fence();
     stage_times_.download = timer.seconds() * 1e3;
     timer.reset();
@@ -103,7 +105,9 @@ class MpiExchanger final : public Exchanger<ExecSpace> {
     point_to_point(host_send_.data(), host_recv_.data(), others);
     stage_times_.transfer = timer.seconds() * 1e3;
     timer.reset();
-    Kokkos::deep_copy(exec, Bytes(recv, t.recv_span), HostBytes(host_recv_.data(), t.recv_span));
+    around(t.recv_span, t.recv_displ[me], t.recv_bytes[me], [&](std::size_t at, std::size_t n) {
+      Kokkos::deep_copy(exec, Bytes(recv + at, n), HostBytes(host_recv_.data() + at, n));
+    });
     self();
     exec.fence();
     stage_times_.upload = timer.seconds() * 1e3;
@@ -151,6 +155,14 @@ class MpiExchanger final : public Exchanger<ExecSpace> {
       v = {};
       v = Kokkos::View<char*, impl::StagingSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
     }
+  }
+
+  /// Calls copy(at, n) for the bytes of [0, span) before and after [skip, skip + len).
+  template <class Copy>
+  static void around(std::size_t span, std::size_t skip, std::size_t len, Copy&& copy) {
+    if (len == 0) skip = span;
+    if (skip > 0) copy(std::size_t(0), skip);
+    if (skip + len < span) copy(skip + len, span - skip - len);
   }
 
   /// Every message but the rank's own, pairwise order, cut at max_message.

@@ -52,6 +52,39 @@ class NcclComm {
   int size_ = 1;
 };
 
+namespace impl {
+/// MPI attribute key under which an MPI communicator keeps its NCCL one.
+inline int nccl_comm_keyval() {
+  static const int key = [] {
+    int k = MPI_KEYVAL_INVALID;
+    // Freeing the MPI communicator (MPI_Comm_free) drops its reference.
+    auto drop = [](MPI_Comm, int, void* value, void*) -> int {
+      delete static_cast<std::shared_ptr<NcclComm>*>(value);
+      return MPI_SUCCESS;
+    };
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, drop, &k, nullptr);
+    return k;
+  }();
+  return key;
+}
+}  // namespace impl
+
+/// The NCCL communicator over `comm`'s ranks (collective the first time):
+/// made once per MPI communicator and kept as an attribute of it, so every
+/// plan over `comm` shares it (creating one costs hundreds of milliseconds).
+/// It lives until `comm` is freed (MPI_COMM_WORLD: until the process ends)
+/// and no plan holds it any more.
+inline std::shared_ptr<NcclComm> nccl_comm(MPI_Comm comm) {
+  const int key = impl::nccl_comm_keyval();
+  void* value = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(comm, key, &value, &found);
+  if (found) return *static_cast<std::shared_ptr<NcclComm>*>(value);
+  auto* held = new std::shared_ptr<NcclComm>(std::make_shared<NcclComm>(comm));
+  MPI_Comm_set_attr(comm, key, held);
+  return *held;
+}
+
 template <class ExecSpace>
 class NcclExchanger;
 

@@ -28,7 +28,7 @@ struct EngineOptions {
   Engine engine = Engine::automatic;
   Staging staging = Staging::automatic;  ///< MPI engine, device memory
 #if defined(TILEKIT_ENABLE_NCCL) && defined(KOKKOS_ENABLE_CUDA)
-  std::shared_ptr<NcclComm> nccl;  ///< an existing NCCL communicator to share (else one is made)
+  std::shared_ptr<NcclComm> nccl;  ///< an NCCL communicator to use (default: nccl_comm(comm), shared by the plans over comm)
 #endif
 };
 
@@ -55,7 +55,7 @@ std::unique_ptr<Exchanger<ExecSpace>> make_exchanger(MPI_Comm comm, const Engine
   if constexpr (nccl_available<ExecSpace>()) {
     if (resolve_engine<ExecSpace>(o.engine) == Engine::nccl)
       return std::make_unique<NcclExchanger<Kokkos::Cuda>>(o.nccl ? o.nccl
-                                                                  : std::make_shared<NcclComm>(comm));
+                                                                  : nccl_comm(comm));
   }
 #endif
   return std::make_unique<MpiExchanger<ExecSpace>>(comm, o.staging);
