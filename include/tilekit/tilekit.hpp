@@ -7,3 +7,4 @@
 #include <tilekit/permute.hpp>
 #include <tilekit/reduce.hpp>
 #include <tilekit/transpose.hpp>
+#include <tilekit/tune.hpp>

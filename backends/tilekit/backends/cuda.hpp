@@ -74,6 +74,26 @@ struct Traits<Kokkos::Cuda> {
   static TileConfig permute_tile(std::size_t elem_bytes) {
     return {elem_bytes >= 16 ? 32 : 64, 4, 32, 1, 4};
   }
+  /// Launch shapes tune.hpp tries: the default and its neighbours in tile
+  /// edge (32, 64), team rows (2 to 8 rows of 32 lanes) and tiles per team;
+  /// 16-byte elements stay at 32 x 32 (scratch).
+  static std::vector<TileConfig> transpose_candidates(std::size_t elem_bytes) {
+    std::vector<TileConfig> c = {{32, 2, 32, 1, 4}, {32, 4, 32, 1, 4}, {32, 8, 32, 1, 1},
+                                 {32, 8, 32, 1, 4}};
+    if (elem_bytes <= 8)
+      for (TileConfig t : {TileConfig{64, 4, 32, 1, 4}, TileConfig{64, 4, 32, 1, 1},
+                           TileConfig{64, 8, 32, 1, 2}, TileConfig{64, 2, 32, 1, 4}})
+        c.push_back(t);
+    return c;
+  }
+  static std::vector<TileConfig> permute_candidates(std::size_t elem_bytes) {
+    std::vector<TileConfig> c = {{32, 2, 32, 1, 4}, {32, 4, 32, 1, 4}, {32, 8, 32, 1, 4}};
+    if (elem_bytes < 16)
+      for (TileConfig t : {TileConfig{64, 4, 32, 1, 4}, TileConfig{64, 8, 32, 1, 4},
+                           TileConfig{64, 2, 32, 1, 4}})
+        c.push_back(t);
+    return c;
+  }
   static HardwareInfo hardware(const Kokkos::Cuda& exec) {
     return cuda_hardware(exec.cuda_device(), exec.concurrency());
   }

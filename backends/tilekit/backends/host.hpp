@@ -36,6 +36,12 @@ struct HostTraits {
   static TileConfig permute_tile(std::size_t elem_bytes) {
     return {elem_bytes >= 16 ? 16 : elem_bytes >= 8 ? 32 : 64, 1, 1, 1};
   }
+  /// Launch shapes tune.hpp tries: tile edges of 16 to 128 elements (a
+  /// one-thread team: the edge sets the run length and the cache footprint).
+  static std::vector<TileConfig> transpose_candidates(std::size_t /*elem_bytes*/) {
+    return {{16, 1, 1, 1}, {32, 1, 1, 1}, {64, 1, 1, 1}, {128, 1, 1, 1}};
+  }
+  static std::vector<TileConfig> permute_candidates(std::size_t e) { return transpose_candidates(e); }
   static HardwareInfo hardware(const Exec& exec) {
     return host_hardware(Exec::name(), exec.concurrency());
   }

@@ -9,6 +9,7 @@
 #include <tilekit/hardware_info.hpp>
 
 #include <cstddef>
+#include <vector>
 
 namespace tilekit::backends {
 
@@ -86,6 +87,9 @@ struct Traits {
     return register_blocked ? CmmShape{8, 8, 4, 4, 64, 0, 4, 1, 1, 0}
                             : CmmShape{16, 16, 1, 1, 64, 0, 4, 1, 1, 0};
   }
+  /// Launch shapes tune_transpose / tune_permute try (tune.hpp): the defaults only.
+  static std::vector<TileConfig> transpose_candidates(std::size_t e) { return {transpose_tile(e)}; }
+  static std::vector<TileConfig> permute_candidates(std::size_t e) { return {permute_tile(e)}; }
   static HardwareInfo hardware(const ExecSpace& exec) {
     return host_hardware(ExecSpace::name(), exec.concurrency());
   }

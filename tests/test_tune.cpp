@@ -1,0 +1,143 @@
+// Measured launch shapes (tune.hpp): every candidate's result is the whole,
+// correct transpose or permutation; the choice is the fastest trial that ran;
+// a second call with the same problem comes from the cache; bad input throws
+// before anything is written. (What is measured is not checked: no timed test.)
+#include <tilekit/tune.hpp>
+
+#include <array>
+#include <vector>
+
+#include "test_helpers.hpp"
+
+namespace {
+using namespace tilekit::test;
+
+template <class C>
+class Tune : public ::testing::Test {};
+using AllTypes = Cases<std::int32_t, float, double>;
+TYPED_TEST_SUITE(Tune, AllTypes, CaseNames);
+
+template <class Result>
+void expect_fastest_of_trials(const Result& r) {
+  ASSERT_FALSE(r.from_cache);
+  ASSERT_FALSE(r.trials.empty());
+  const typename Result::Trial* win = nullptr;
+  for (const auto& t : r.trials)
+    if (t.problem.empty() && (!win || t.ms < win->ms)) win = &t;
+  ASSERT_NE(win, nullptr);
+  EXPECT_EQ(r.best_ms, win->ms);
+  EXPECT_EQ(r.best.tile, win->options.tile);
+  EXPECT_EQ(r.best.team_rows, win->options.team_rows);
+  EXPECT_EQ(r.best.vector, win->options.vector);
+}
+
+template <class Exec, class T>
+void check_transpose(int rows, int cols, tilekit::TransposeVariant v) {
+  using View = Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space>;
+  View in("in", rows, cols), out("out", cols, rows);
+  auto hin = Kokkos::create_mirror_view(in);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) hin(i, j) = static_cast<T>(value_of(i * 7919L + j));
+  Kokkos::deep_copy(in, hin);
+  auto check = [&](const char* what) {
+    auto hout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    long wrong = 0;
+    for (int j = 0; j < cols; ++j)
+      for (int i = 0; i < rows; ++i) wrong += hout(j, i) != hin(i, j);
+    EXPECT_EQ(wrong, 0) << what << " " << rows << "x" << cols << " " << tilekit::to_string(v);
+  };
+  Exec exec;
+  Kokkos::deep_copy(out, poison<T>());
+  tilekit::TuneSettings fresh;
+  fresh.use_cache = false;
+  fresh.reps = 1;
+  const auto r = tilekit::tune_transpose(exec, in, out, v, {}, fresh);
+  exec.fence();
+  check("tuned");
+  expect_fastest_of_trials(r);
+  EXPECT_EQ(r.trials.size(),
+            tilekit::backends::Traits<Exec>::transpose_candidates(sizeof(T)).size());
+
+  const auto again = tilekit::tune_transpose(exec, in, out, v);
+  EXPECT_TRUE(again.from_cache);
+  EXPECT_TRUE(again.trials.empty());
+  EXPECT_EQ(again.best.tile, r.best.tile);
+  EXPECT_EQ(again.best.team_rows, r.best.team_rows);
+
+  Kokkos::deep_copy(out, poison<T>());
+  tilekit::TransposePlan plan(exec, in, out, v, again.best);
+  plan.execute(in, out);
+  exec.fence();
+  check("plan with the tuned options");
+}
+
+TYPED_TEST(Tune, TransposeEveryCandidateGivesTheTranspose) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  for (auto v : {tilekit::TransposeVariant::tiled, tilekit::TransposeVariant::tiled_padded})
+    for (auto [r, c] : {std::array{97, 101}, {1, 257}, {257, 1}, {130, 67}})
+      check_transpose<E, T>(r, c, v);
+}
+
+/// out = permute(in, perm) of a LayoutRight rank-4 tensor against a host loop.
+template <class Exec, class T>
+void check_permute(std::array<int, 4> ext, std::vector<int> perm) {
+  using View = Kokkos::View<T****, Kokkos::LayoutRight, typename Exec::memory_space>;
+  View in("in", ext[0], ext[1], ext[2], ext[3]);
+  View out("out", ext[perm[0]], ext[perm[1]], ext[perm[2]], ext[perm[3]]);
+  auto hin = Kokkos::create_mirror_view(in);
+  for (std::size_t k = 0; k < hin.span(); ++k) hin.data()[k] = static_cast<T>(value_of(k));
+  Kokkos::deep_copy(in, hin);
+  Kokkos::deep_copy(out, poison<T>());
+  Exec exec;
+  tilekit::TuneSettings fresh;
+  fresh.use_cache = false;
+  fresh.reps = 1;
+  const auto r = tilekit::tune_permute(exec, in, out, perm, {}, fresh);
+  exec.fence();
+  expect_fastest_of_trials(r);
+  auto hout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  long wrong = 0;
+  std::array<int, 4> i{}, j{};
+  for (i[0] = 0; i[0] < ext[0]; ++i[0])
+    for (i[1] = 0; i[1] < ext[1]; ++i[1])
+      for (i[2] = 0; i[2] < ext[2]; ++i[2])
+        for (i[3] = 0; i[3] < ext[3]; ++i[3]) {
+          for (int k = 0; k < 4; ++k) j[k] = i[perm[k]];
+          wrong += hout(j[0], j[1], j[2], j[3]) != hin(i[0], i[1], i[2], i[3]);
+        }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_TRUE(tilekit::tune_permute(exec, in, out, perm).from_cache);
+}
+
+TYPED_TEST(Tune, PermuteEveryCandidateGivesThePermutation) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  check_permute<E, T>({5, 3, 17, 9}, {3, 1, 0, 2});
+  check_permute<E, T>({2, 33, 7, 65}, {3, 2, 1, 0});
+  check_permute<E, T>({1, 31, 1, 37}, {0, 3, 2, 1});
+}
+
+TYPED_TEST(Tune, BadInputThrowsBeforeWriting) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using View = Kokkos::View<T**, Kokkos::LayoutRight, typename E::memory_space>;
+  View in("in", 9, 7), out("out", 9, 7), good("good", 7, 9);
+  Kokkos::deep_copy(out, poison<T>());
+  Kokkos::deep_copy(good, poison<T>());
+  E exec;
+  EXPECT_THROW(tilekit::tune_transpose(exec, in, out), tilekit::invalid_argument);
+  EXPECT_THROW(tilekit::tune_transpose(exec, in, good, tilekit::TransposeVariant::naive),
+               tilekit::invalid_argument);
+  tilekit::TuneSettings none;
+  none.reps = 0;
+  none.use_cache = false;
+  EXPECT_THROW(tilekit::tune_transpose(exec, in, good, tilekit::TransposeVariant::tiled, {}, none),
+               tilekit::invalid_argument);
+  EXPECT_THROW(tilekit::tune_permute(exec, in, good, {0, 0}), tilekit::invalid_argument);
+  exec.fence();
+  EXPECT_TRUE(still_poisoned(out));
+  EXPECT_TRUE(still_poisoned(good));
+}
+
+}  // namespace
