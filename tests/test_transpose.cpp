@@ -79,6 +79,26 @@ TYPED_TEST(Transpose, LaunchShapeOverrides) {
   }
 }
 
+TYPED_TEST(Transpose, LargestTeamsTheSpaceLaunches) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  // Seed 002's 1024-thread blocks (32 x 32 work items): more than the
+  // register-staged kernel can launch, so they take the unstaged one
+  // (launch.hpp, with_stage). GPU spaces only: a host team is one thread.
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible)
+    GTEST_SKIP() << "host teams are one thread";
+  for (int tile : {32, 64}) {
+    tilekit::TransposeOptions o;
+    o.tile = tile;
+    o.team_rows = 32;
+    o.vector = 32;
+    o.tiles_per_team = 1;
+    for (auto v : {tilekit::TransposeVariant::tiled, tilekit::TransposeVariant::tiled_padded})
+      for (auto [r, c] : {std::pair{97, 101}, {64, 64}, {1, 300}})
+        check_transpose<E, T, Kokkos::LayoutRight>(r, c, v, o);
+  }
+}
+
 TYPED_TEST(Transpose, PlanReusedAcrossViews) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;

@@ -22,6 +22,10 @@ struct Traits<Kokkos::Cuda> {
   /// per step, 2 x 32 work items (16 elements of each tile per work item), 4
   /// pairs per team (83%; 64 x 64 tiles with 8 x 32 work items: 77%).
   static constexpr int stage_registers = 32;
+  /// The staged transposes use about 100 registers per thread on sm_90, so a
+  /// block holds at most 640 of their threads; larger teams (seed 002's
+  /// 1024-thread blocks) take the kernels without staging registers.
+  static constexpr int staged_team_max = 512;
   /// 16-byte elements (complex<double>): a padded 64 x 64 tile needs 66 KB of the
   /// 40 KB of team scratch a launch gets, so they take 32 x 32 tiles (found by the
   /// randomized tests: the default call threw for cdouble on Cuda).

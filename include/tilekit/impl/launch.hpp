@@ -62,11 +62,22 @@ Kokkos::TeamPolicy<Exec> team_policy(const std::string& where, const Exec& exec,
   return p;
 }
 
-/// Calls fn(K, N): the backend's loads in flight and staging registers.
+/// Calls fn(K, N): the backend's loads in flight and staging registers. A
+/// team of more than Traits::staged_team_max work items (more than the
+/// register-staged kernel's registers let a compute unit launch) gets the
+/// kernel without staging registers (N = 1: tiles move through scratch with
+/// K loads in flight).
 template <class Exec, class Fn>
-void with_stage(Fn&& fn) {
-  fn(std::integral_constant<int, backends::Traits<Exec>::loads_in_flight>{},
-     std::integral_constant<int, backends::Traits<Exec>::stage_registers>{});
+void with_stage(int team, Fn&& fn) {
+  using Tr = backends::Traits<Exec>;
+  using K = std::integral_constant<int, Tr::loads_in_flight>;
+  if constexpr (Tr::stage_registers > 1) {
+    if (team > Tr::staged_team_max) {
+      fn(K{}, std::integral_constant<int, 1>{});
+      return;
+    }
+  }
+  fn(K{}, std::integral_constant<int, Tr::stage_registers>{});
 }
 
 /// Whether a view is column-major (the dispatches swap its extents).

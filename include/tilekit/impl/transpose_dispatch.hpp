@@ -130,7 +130,7 @@ class TransposePlan {
                            impl::TransposeNaive<T>{in, out, m, n});
       return;
     }
-    impl::with_stage<ExecSpace>([&](auto K, auto N) {
+    impl::with_stage<ExecSpace>(config_.team_rows * config_.vector, [&](auto K, auto N) {
       using F = impl::TransposeTiled<ExecSpace, T, decltype(K)::value, decltype(N)::value>;
       const int tile = config_.tile, ld = tile + config_.pad;
       const index_t tpr = (n + tile - 1) / tile;
@@ -212,7 +212,7 @@ class InplaceTransposePlan {
                            impl::TransposeInplaceNaive<T>{a, n});
       return;
     }
-    impl::with_stage<ExecSpace>([&](auto K, auto N) {
+    impl::with_stage<ExecSpace>(config_.team_rows * config_.vector, [&](auto K, auto N) {
       // Two tiles in flight: each gets half of the staging registers.
       constexpr int half = decltype(N)::value > 1 ? decltype(N)::value / 2 : 1;
       using F = impl::TransposeInplaceBlocked<ExecSpace, T, decltype(K)::value, half>;
