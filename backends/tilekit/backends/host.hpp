@@ -16,6 +16,15 @@ struct HostTraits {
     return {elem_bytes >= 8 ? 32 : 64, 1, 1, 1};
   }
   static constexpr int stage_registers = 1;
+  /// Both transposes move a tile straight between the matrices in micro-blocks
+  /// one 64-byte cache line wide and high (16 x 16 floats, 8 x 8 doubles):
+  /// each line is read or written whole at once, so the power-of-two row
+  /// strides that map a tile's rows onto one cache set cost nothing, and the
+  /// compiler vectorises the unrolled block (impl/micro_transpose.hpp).
+  static constexpr int transpose_micro_bytes = 64;
+  /// Out-of-place outputs of 32 MiB or more (beyond the last-level cache) are
+  /// written with streaming stores: no read of the destination lines first.
+  static constexpr long stream_min_bytes = 1L << 25;
   static TileConfig transpose_inplace_tile(std::size_t elem_bytes) {
     return {elem_bytes >= 8 ? 16 : 32, 1, 1, 1};
   }
