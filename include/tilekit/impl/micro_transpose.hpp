@@ -119,16 +119,14 @@ KOKKOS_INLINE_FUNCTION void micro_transpose(const T* src, index_t lds, T* dst, i
     for (int r = 0; r < B; ++r) dst[c * ldd + r] = v[r][c];
 }
 
-/// dst[c * ldd + r] = s(r, c) for r < nr, c < nc: a scratch tile (contiguous
-/// rows, so its micro-blocks never fight over a cache set, whatever the
-/// matrix's row stride) written transposed, full micro-blocks through the
-/// micro-kernel and the ragged edges element by element. Rows of micro-blocks
+/// dst[c * ldd + r] = src[r * lds + c] for r < nr, c < nc, src a scratch tile
+/// (contiguous rows, so its micro-blocks never fight over a cache set,
+/// whatever the matrix's row stride): full micro-blocks through the
+/// micro-kernel, the ragged edges element by element. Rows of micro-blocks
 /// are split over the team's work items (one on a CPU).
-template <int B, class Tile, class T>
-KOKKOS_INLINE_FUNCTION void micro_store_transposed(const Tile& s, T* dst, index_t ldd, int nr,
-                                                   int nc, int tid, int nt, bool stream) {
-  const T* src = s.data();
-  const index_t lds = static_cast<index_t>(s.stride(0));
+template <int B, class T>
+KOKKOS_INLINE_FUNCTION void micro_store_transposed(const T* src, index_t lds, T* dst, index_t ldd,
+                                                   int nr, int nc, int tid, int nt, bool stream) {
   const int fc = nc - nc % B;
   for (int i = tid * B; i < nr; i += nt * B) {
     if (i + B <= nr) {
@@ -142,6 +140,14 @@ KOKKOS_INLINE_FUNCTION void micro_store_transposed(const Tile& s, T* dst, index_
         for (int r = i; r < nr; ++r) dst[j * ldd + r] = src[r * lds + j];
     }
   }
+}
+
+/// The same from a scratch tile view s(r, c).
+template <int B, class Tile, class T>
+KOKKOS_INLINE_FUNCTION void micro_store_transposed(const Tile& s, T* dst, index_t ldd, int nr,
+                                                   int nc, int tid, int nt, bool stream) {
+  micro_store_transposed<B>(s.data(), static_cast<index_t>(s.stride(0)), dst, ldd, nr, nc, tid,
+                            nt, stream);
 }
 
 }  // namespace tilekit::impl
