@@ -284,10 +284,11 @@ TILEKIT_UNROLL
                       [&](const int, const int a, const int j) {
                         store(dst + box.out_row(a) + j, s(box.s_row(a) + box.s_col(j)));
                       });
-      else if (micro)
-        micro_store_transposed<B>(s.data(), ld, dst, L.out_row, g.count[store_cols],
-                                  g.count[store_rows], tid, nt, stream);
-      else
+      else if (micro) {
+        if constexpr (B > 0)  // (micro is false where B == 0)
+          micro_store_transposed<B>(s.data(), ld, dst, L.out_row, g.count[store_cols],
+                                    g.count[store_rows], tid, nt, stream);
+      } else
         team_move<K>(
             team, g.count[store_rows], g.count[store_cols],
             [&](const int a, const int j) { return s(box.s_row(a) + box.s_col(j)); },
