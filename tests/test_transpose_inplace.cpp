@@ -33,8 +33,8 @@ void check_inplace(int n, tilekit::InplaceVariant v, const tilekit::TransposeOpt
   EXPECT_EQ(wrong, 0) << n << "x" << n << " " << tilekit::to_string(v);
 }
 
-// Tile and micro-block edges (host: 32 x 32 tiles of 16 x 16 micro-blocks for
-// 4-byte types, 16 / 8 for 8-byte ones) and primes past them.
+// Around the tile edges (host: 32 x 32 tiles for 4-byte types, 16 x 16 for
+// 8-byte ones; Cuda: 32 x 32) and their halves, and primes past them.
 const std::vector<int> kEdges = {1, 2, 3, 8, 15, 16, 17, 31, 32, 33, 48, 64, 65, 97, 128, 130, 200, 257};
 
 TYPED_TEST(TransposeInplace, NaiveSwap) {

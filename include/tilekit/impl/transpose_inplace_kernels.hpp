@@ -1,6 +1,5 @@
 #pragma once
 // In-place transpose of a square row-major n x n matrix (seed 000).
-#include <tilekit/impl/micro_transpose.hpp>
 #include <tilekit/impl/tile_copy.hpp>
 
 #include <cmath>
@@ -35,12 +34,9 @@ KOKKOS_INLINE_FUNCTION void tile_pair(index_t p, index_t& bi, index_t& bj) {
 /// tiles (bi == bj) are transposed within themselves. Teams of many work items
 /// stage both tiles in registers (N per tile) so all their loads are in
 /// flight together, and issue the next pair's loads before storing the
-/// current pair; one-thread teams (CPUs) read row strips of K rows and write
-/// the tiles back in cache-line micro-blocks where the backend gives their
-/// edge (micro_transpose.hpp), else in row strips too.
+/// current pair; one-thread teams (CPUs) move row strips of K rows.
 template <class Exec, class T, int K, int N>
 struct TransposeInplaceBlocked {
-  static constexpr int B = micro_edge<Exec, T>();
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Tile = ScratchTile<T, Exec>;
 
@@ -100,9 +96,6 @@ struct TransposeInplaceBlocked {
       if (staged) {
         stage_store_transposed(sa, q.lower, n, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_store_transposed(sb, q.upper, n, q.nj, q.ni, tid, nt);
-      } else if constexpr (B > 0) {
-        micro_store_transposed<B>(sa, q.lower, n, q.ni, q.nj, tid, nt, false);
-        if (q.mirrored) micro_store_transposed<B>(sb, q.upper, n, q.nj, q.ni, tid, nt, false);
       } else {
         tile_store_transposed<K>(team, sa, q.lower, n, q.ni, q.nj);
         if (q.mirrored) tile_store_transposed<K>(team, sb, q.upper, n, q.nj, q.ni);
