@@ -230,13 +230,13 @@ TYPED_TEST(Permute, RandomRank5To8) {
 
 /// The host path writes transposition tiles in cache-line micro-blocks and
 /// streams outputs past the backends' stream_min_bytes (micro_transpose.hpp).
-/// Large 4-byte cases (33 MiB of output) take it: an odd innermost extent (so
+/// A large float case (33 MiB of output) takes it: an odd innermost extent (so
 /// some micro-block rows start unaligned and are stored plainly), both
-/// layouts; alpha != 1 keeps the scaled store (no micro-blocks), checked too.
+/// layouts (float only: the host reference takes about a second a case).
 TYPED_TEST(Permute, StreamedLargeOutputs) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
-  if constexpr (sizeof(T) == 4) {
+  if constexpr (std::is_same_v<T, float>) {
     const Extents ext = {257, 3, 10885};  // 8.39 M elements
     const Perm perm = {2, 1, 0};
     Kokkos::View<T***, Kokkos::LayoutRight, typename E::memory_space> a("a", 257, 3, 10885),
@@ -252,8 +252,6 @@ TYPED_TEST(Permute, StreamedLargeOutputs) {
     for (bool left : {false, true})
       EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left)), 0)
           << describe(ext, perm, PermuteVariant::fused, left);
-    EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, false, Scalars{2, 0})), 0)
-        << describe(ext, perm, PermuteVariant::fused, false) << " alpha 2";
   }
 }
 
