@@ -1,11 +1,20 @@
 // Transpose family: the copy baseline, the Kokkos copy kernel and every
-// variant at n x n, n = 2^6 .. 2^14 (2^15 on a GPU), float and double.
+// variant at n x n, n = 2^6 .. 2^14 (2^15 on a GPU), float and double; on the
+// host's parallel space also a parallel memcpy of the same bytes and, where
+// OpenBLAS is installed, its out-of-place transpose (cblas_somatcopy /
+// cblas_domatcopy, row-major, threads as OpenBLAS sets them).
 //   bench_transpose --benchmark_out=transpose.json --benchmark_out_format=json
 #include <tilekit/transpose.hpp>
 
+#include <cstring>
 #include <memory>
+#include <type_traits>
 
 #include "bench_common.hpp"
+
+#if defined(TILEKIT_BENCH_OPENBLAS)
+#include <cblas.h>
+#endif
 
 namespace {
 using namespace tilekit;
@@ -47,6 +56,36 @@ void register_size(const char* dtype, std::int64_t n) {
                            f);
     });
   });
+  if constexpr (std::is_same_v<Exec, Kokkos::DefaultHostExecutionSpace>) {
+    // The host's best copy: each thread memcpy's its contiguous share.
+    bench::add("memcpy" + suffix, [=](benchmark::State& s) {
+      auto& B = get();
+      Exec exec;
+      const int parts = exec.concurrency();
+      const T* src = B.a.data();
+      T* dst = B.b.data();
+      bench::timed(s, exec, bytes, dtype, false, [&] {
+        Kokkos::parallel_for("tilekit::memcpy", Kokkos::RangePolicy<Exec>(exec, 0, parts),
+                             [=](const int p) {
+                               const std::int64_t lo = n * n * p / parts, hi = n * n * (p + 1) / parts;
+                               std::memcpy(dst + lo, src + lo, (hi - lo) * sizeof(T));
+                             });
+      });
+    });
+#if defined(TILEKIT_BENCH_OPENBLAS)
+    bench::add("openblas_omatcopy" + suffix, [=](benchmark::State& s) {
+      auto& B = get();
+      Exec exec;
+      const int m = static_cast<int>(n);
+      bench::timed(s, exec, bytes, dtype, false, [&] {
+        if constexpr (std::is_same_v<T, float>)
+          cblas_somatcopy(CblasRowMajor, CblasTrans, m, m, 1.0f, B.a.data(), m, B.b.data(), m);
+        else
+          cblas_domatcopy(CblasRowMajor, CblasTrans, m, m, 1.0, B.a.data(), m, B.b.data(), m);
+      });
+    });
+#endif
+  }
   for (auto v : {TransposeVariant::naive, TransposeVariant::tiled, TransposeVariant::tiled_padded}) {
     bench::add(std::string(to_string(v)) + suffix, [=](benchmark::State& s) {
       auto& B = get();

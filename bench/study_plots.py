@@ -94,7 +94,7 @@ def sizes(data, out):
                     if not pts:
                         continue
                     ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", ms=3,
-                            ls="--" if v == "copy" else "-", color="black" if v == "copy" else None,
+                            ls="--" if v in ("copy", "memcpy") else "-", color="black" if v == "copy" else None,
                             label=v)
                 ax.set_xscale("log", base=2)
                 ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(bytes_label))
@@ -122,7 +122,7 @@ def bars(ax, groups, series, values, ylabel, title):
 
 
 def launch(data, out):
-    rows = [r for r in rows_of(data, "launch", "transpose") if r["variant"] != "copy"]
+    rows = [r for r in rows_of(data, "launch", "transpose") if r["variant"] not in ("copy", "memcpy")]
     spaces = list(dict.fromkeys(r["space"] for r in rows))
     if spaces:
         fig, axes = panels(len(spaces))
@@ -134,7 +134,7 @@ def launch(data, out):
             bars(ax, groups, series, {(groups.index(g), s): v for (g, s), v in vals.items()},
                  "Gelem/s", f"transpose {sel[0]['shape'][0]}^2 float - {sp}")
         save(fig, out, "launch-transpose.png")
-    rows = [r for r in rows_of(data, "launch", "reduce") if r["variant"] != "copy"]
+    rows = [r for r in rows_of(data, "launch", "reduce") if r["variant"] not in ("copy", "memcpy")]
     spaces = list(dict.fromkeys(r["space"] for r in rows))
     if spaces:
         fig, axes = panels(len(spaces))
@@ -166,7 +166,7 @@ def cache(data, out):
 
 
 def cpu_gpu(data, out):
-    rows = [r for r in rows_of(data, "cpu_gpu") if r["variant"] != "copy" and r.get("gbps")]
+    rows = [r for r in rows_of(data, "cpu_gpu") if r["variant"] not in ("copy", "memcpy") and r.get("gbps")]
     if not rows:
         return
     groups = list(dict.fromkeys(r["op"] for r in rows))
@@ -184,7 +184,7 @@ def cpu_gpu(data, out):
 
 
 def ladder(data, out):
-    rows = [r for r in rows_of(data, "ladder") if r["variant"] != "copy"]
+    rows = [r for r in rows_of(data, "ladder") if r["variant"] not in ("copy", "memcpy")]
     spaces = list(dict.fromkeys(r["space"] for r in rows))
     if not spaces:
         return
@@ -204,7 +204,7 @@ def ladder(data, out):
 
 
 def dims(data, out):
-    rows = [r for r in rows_of(data, "dims") if r["variant"] != "copy"]
+    rows = [r for r in rows_of(data, "dims") if r["variant"] not in ("copy", "memcpy")]
     spaces = list(dict.fromkeys(r["space"] for r in rows))
     if not spaces:
         return

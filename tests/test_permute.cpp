@@ -228,6 +228,33 @@ TYPED_TEST(Permute, RandomRank5To8) {
   random_cases<E, T, 8>(4, 5, 801);
 }
 
+/// The host path writes transposition tiles in cache-line micro-blocks and
+/// streams outputs past the backends' stream_min_bytes (micro_transpose.hpp).
+/// A large float case (33 MiB of output) takes it: an odd innermost extent (so
+/// some micro-block rows start unaligned and are stored plainly), both
+/// layouts (float only: the host reference takes about a second a case).
+TYPED_TEST(Permute, StreamedLargeOutputs) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  if constexpr (std::is_same_v<T, float>) {
+    const Extents ext = {257, 3, 10885};  // 8.39 M elements
+    const Perm perm = {2, 1, 0};
+    Kokkos::View<T***, Kokkos::LayoutRight, typename E::memory_space> a("a", 257, 3, 10885),
+        b("b", 10885, 3, 257);
+    tilekit::PermutePlan plan(E(), a, b, perm);
+    const auto& L = plan.tiled_layout();
+    if constexpr (tilekit::impl::micro_edge<E, T>() > 0) {
+      ASSERT_EQ(plan.method(), tilekit::PermuteMethod::tiled);
+      ASSERT_TRUE(L.kind == tilekit::impl::BoxKind::affine && L.s_row == 1 && L.s_col == L.ld)
+          << "the case no longer takes the micro-blocked store";
+      ASSERT_TRUE(tilekit::impl::stream_output<E>(257.0 * 3 * 10885 * sizeof(T)));
+    }
+    for (bool left : {false, true})
+      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left)), 0)
+          << describe(ext, perm, PermuteVariant::fused, left);
+  }
+}
+
 TYPED_TEST(Permute, AlphaBetaEveryVariant) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;

@@ -33,7 +33,9 @@ void check_inplace(int n, tilekit::InplaceVariant v, const tilekit::TransposeOpt
   EXPECT_EQ(wrong, 0) << n << "x" << n << " " << tilekit::to_string(v);
 }
 
-const std::vector<int> kEdges = {1, 2, 3, 17, 31, 32, 33, 64, 65, 97, 128, 130, 200};
+// Around the tile edges (host: 32 x 32 tiles for 4-byte types, 16 x 16 for
+// 8-byte ones; Cuda: 32 x 32) and their halves, and primes past them.
+const std::vector<int> kEdges = {1, 2, 3, 8, 15, 16, 17, 31, 32, 33, 48, 64, 65, 97, 128, 130, 200, 257};
 
 TYPED_TEST(TransposeInplace, NaiveSwap) {
   for (int n : kEdges)

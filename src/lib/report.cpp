@@ -126,6 +126,7 @@ Row row_from_json(const nlohmann::ordered_json& j) {
 }
 
 void print_table(const Report& r, std::ostream& os) {
+  if (!r.kokkos.empty()) fmt::print(os, "# {}\n", r.kokkos);
   for (const auto& d : r.devices)
     fmt::print(os, "# {}: {} (concurrency {}, peak {})\n", d.space, d.device, d.concurrency,
                d.peak_gbps > 0 ? fmt::format("{:.0f} GB/s", d.peak_gbps) : "unknown");

@@ -4,6 +4,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace tilekit::report {
@@ -46,6 +48,29 @@ template <class Exec, class Dst, class Src>
 CopyTiming time_copy(const Exec& exec, int reps, const Dst& dst, const Src& src, double bytes) {
   CopyTiming c;
   static_cast<Timing&>(c) = time_median(exec, reps, [&] { Kokkos::deep_copy(exec, dst, src); });
+  c.gbps = c.median_ms > 0 ? bytes / (c.median_ms * 1e-3) / 1e9 : 0;
+  return c;
+}
+
+/// Whether the memcpy baseline applies: the space runs on the host.
+template <class Exec>
+constexpr bool host_copy_v = std::is_same_v<typename Exec::memory_space, Kokkos::HostSpace>;
+
+/// The host's best copy of the same bytes: std::memcpy, each of exec's
+/// threads copying its contiguous share of `count` elements (one share on
+/// Serial). Host spaces only.
+template <class Exec, class T>
+CopyTiming time_memcpy(const Exec& exec, int reps, T* dst, const T* src, std::int64_t count,
+                       double bytes) {
+  const int parts = exec.concurrency();
+  auto body = [=](const int p) {
+    const std::int64_t lo = count * p / parts, hi = count * (p + 1) / parts;
+    std::memcpy(dst + lo, src + lo, static_cast<std::size_t>(hi - lo) * sizeof(T));
+  };
+  CopyTiming c;
+  static_cast<Timing&>(c) = time_median(exec, reps, [&] {
+    Kokkos::parallel_for("tilekit::memcpy", Kokkos::RangePolicy<Exec>(exec, 0, parts), body);
+  });
   c.gbps = c.median_ms > 0 ? bytes / (c.median_ms * 1e-3) / 1e9 : 0;
   return c;
 }

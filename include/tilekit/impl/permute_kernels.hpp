@@ -4,8 +4,11 @@
 // and the tiled kernel (the fastest dimension moves), plus the set-up kernel
 // that fills the tiled kernel's tables. The plan (permute_dispatch.hpp) maps
 // LayoutLeft onto these and picks one.
+#include <tilekit/impl/micro_transpose.hpp>
 #include <tilekit/impl/permute_tiling.hpp>
 #include <tilekit/impl/tile_copy.hpp>
+
+#include <type_traits>
 
 namespace tilekit::impl {
 
@@ -163,9 +166,17 @@ struct TableBox {
 /// cache). Every kind runs the same body, move(); they are separate kernels
 /// so that the affine one keeps the transpose kernel's register count (and
 /// occupancy).
+///
+/// One-thread teams (CPUs) of a pure move (Store = StoreMove) through an
+/// affine box that is a 2-D transposition in scratch (store element (a, j) at
+/// scratch j x ld + a) write it in the transposes' cache-line micro-blocks,
+/// streamed when the output is large (micro_transpose.hpp).
 template <class Exec, class T, int K, int N, class Store, BoxKind Kind>
 struct PermuteTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
+  /// Micro-block edge of the host path; 0: none (GPUs, or scaled stores).
+  static constexpr int B =
+      Kind == BoxKind::affine && std::is_same_v<Store, StoreMove<T>> ? micro_edge<Exec, T>() : 0;
   using Scratch = ScratchArray<T, Exec>;
   using Tables = ScratchArray<index_t, Exec>;
   /// Teams of many work items (staged) read the tables from team scratch.
@@ -227,6 +238,11 @@ TILEKIT_UNROLL
   template <class Box>
   KOKKOS_INLINE_FUNCTION void move(const member_type& team, const Scratch& s, const Box box) const {
     const int ld = L.ld, tid = team.team_rank(), nt = team.team_size();
+    // The micro-blocked store applies to transposition boxes only.
+    const bool micro = B > 0 && L.s_row == 1 && L.s_col == ld;
+    // The output's size, near enough (clipped tiles counted whole).
+    const double out_bytes = static_cast<double>(L.ntiles) * L.box[load_rows] * L.box[load_cols] * sizeof(T);
+    const bool stream = micro && stream_output<Exec>(out_bytes);
     T v[N] = {};
     auto staged = [&](const Geom& g) {
       return stage_fits(N, g.count[load_rows], g.count[load_cols], nt);
@@ -268,12 +284,19 @@ TILEKIT_UNROLL
                       [&](const int, const int a, const int j) {
                         store(dst + box.out_row(a) + j, s(box.s_row(a) + box.s_col(j)));
                       });
-      else
+      else if (micro) {
+        if constexpr (B > 0)  // (micro is false where B == 0)
+          micro_store_transposed<B>(s.data(), ld, dst, L.out_row, g.count[store_cols],
+                                    g.count[store_rows], tid, nt, stream);
+      } else
         team_move<K>(
             team, g.count[store_rows], g.count[store_cols],
             [&](const int a, const int j) { return s(box.s_row(a) + box.s_col(j)); },
             [&](const int a, const int j, const T& x) { store(dst + box.out_row(a) + j, x); });
-      if (!more) return;
+      if (!more) {
+        stream_fence(stream);
+        return;
+      }
       team.team_barrier();
       g = h;
     }

@@ -2,6 +2,7 @@
 // Out-of-place 2-D transpose kernels on row-major (LayoutRight) data:
 // out (cols x rows) = in (rows x cols)^T. The dispatch maps LayoutLeft onto
 // these by swapping extents.
+#include <tilekit/impl/micro_transpose.hpp>
 #include <tilekit/impl/tile_copy.hpp>
 
 namespace tilekit::impl {
@@ -25,9 +26,13 @@ struct TransposeNaive {
 /// team's N staging registers per work item (GPUs: many work items per team),
 /// the next tile's loads are issued before the current tile is stored, so
 /// loads stay in flight across the barriers. Otherwise (CPUs: a team is one
-/// thread) the tile moves in row strips of K rows with vectorisable loops.
+/// thread) the tile is read in row strips of K rows with vectorisable loops,
+/// and written back in cache-line micro-blocks where the backend gives their
+/// edge (micro_transpose.hpp; streamed when the output is large), else in
+/// row strips too.
 template <class Exec, class T, int K, int N>
 struct TransposeTiled {
+  static constexpr int B = micro_edge<Exec, T>();
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Tile = ScratchTile<T, Exec>;
 
@@ -56,6 +61,7 @@ struct TransposeTiled {
     Tile s(team.team_scratch(0), tile, ld);
     const int tid = team.team_rank(), nt = team.team_size();
     T v[N];
+    const bool stream = B > 0 && stream_output<Exec>(static_cast<double>(rows) * cols * sizeof(T));
     index_t t = team.league_rank();
     if (t < ntiles) {
       const Geom g = geom(t);
@@ -76,10 +82,13 @@ struct TransposeTiled {
       }
       if (staged)
         stage_store_transposed(s, out + g.j0 * rows + g.i0, rows, g.nr, g.nc, tid, nt);
+      else if constexpr (B > 0)
+        micro_store_transposed<B>(s, out + g.j0 * rows + g.i0, rows, g.nr, g.nc, tid, nt, stream);
       else
         tile_store_transposed<K>(team, s, out + g.j0 * rows + g.i0, rows, g.nr, g.nc);
       team.team_barrier();
     }
+    stream_fence(stream);
   }
 };
 

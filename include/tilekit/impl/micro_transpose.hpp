@@ -1,0 +1,153 @@
+#pragma once
+// The host path of the tiled transposes: a one-thread team reads its tile
+// into scratch row by row (contiguous, vectorised copies), then writes it
+// transposed in micro-blocks of B x B elements, B x sizeof(T) = one cache
+// line (backends' transpose_micro_bytes), so every line written is written
+// whole at once. The micro-kernel is plain loops with compile-time trip counts, which
+// the compiler unrolls fully and vectorises (docs/performance.md, "CPU path",
+// shows what GCC makes of it). Large outputs may be written with streaming
+// (non-temporal) stores, which do not read the destination lines first.
+//
+// Backends choose it as data: Traits<Exec>::transpose_micro_bytes (0 or
+// absent: the scratch path, as on GPUs) and Traits<Exec>::stream_min_bytes
+// (outputs of at least this many bytes are streamed; 0 or absent: never).
+#include <tilekit/backends/traits.hpp>
+#include <tilekit/impl/tile_copy.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+// Streaming stores exist where the host compiler targets SSE2 (every x86-64);
+// device compilation passes and other hosts store normally.
+#if defined(__SSE2__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && \
+    !defined(__SYCL_DEVICE_ONLY__)
+#include <emmintrin.h>
+#define TILEKIT_STREAM_STORES 1
+#endif
+
+namespace tilekit::impl {
+
+/// Micro-block edge in elements of T on Exec: transpose_micro_bytes / sizeof(T)
+/// (at least 2), or 0 where the backend keeps the scratch path.
+template <class Exec, class T>
+constexpr int micro_edge() {
+  if constexpr (requires { backends::Traits<Exec>::transpose_micro_bytes; }) {
+    constexpr int bytes = backends::Traits<Exec>::transpose_micro_bytes;
+    if constexpr (bytes <= 0) return 0;
+    else return bytes / static_cast<int>(sizeof(T)) >= 2 ? bytes / static_cast<int>(sizeof(T)) : 2;
+  } else {
+    return 0;
+  }
+}
+
+/// Whether an output of `bytes` bytes is written with streaming stores on Exec.
+template <class Exec>
+KOKKOS_INLINE_FUNCTION bool stream_output(double bytes) {
+  if constexpr (requires { backends::Traits<Exec>::stream_min_bytes; }) {
+    constexpr double min = static_cast<double>(backends::Traits<Exec>::stream_min_bytes);
+    return min > 0 && bytes >= min;
+  } else {
+    return false;
+  }
+}
+
+/// Whether streaming stores are compiled in (x86-64 host code).
+constexpr bool have_stream_stores() {
+#if defined(TILEKIT_STREAM_STORES)
+  return true;
+#else
+  return false;
+#endif
+}
+
+/// dst[0, n) = src[0, n): streamed 16 bytes at a time when `stream` and dst
+/// and the run are 16-byte aligned, else plain stores.
+template <class T>
+KOKKOS_INLINE_FUNCTION void put_run(T* dst, const T* src, int n, bool stream) {
+#if defined(TILEKIT_STREAM_STORES)
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+  if (stream && std::is_trivially_copyable_v<T> && bytes % 16 == 0 &&
+      reinterpret_cast<std::uintptr_t>(dst) % 16 == 0) {
+    auto* d = reinterpret_cast<__m128i*>(dst);
+    const auto* s = reinterpret_cast<const char*>(src);
+    for (std::size_t k = 0; k < bytes / 16; ++k)
+      _mm_stream_si128(d + k, _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16 * k)));
+    return;
+  }
+#else
+  (void)stream;
+#endif
+  for (int k = 0; k < n; ++k) dst[k] = src[k];
+}
+
+/// Orders this thread's streaming stores before what follows (the end of a
+/// kernel: another thread may read the output next).
+KOKKOS_INLINE_FUNCTION void stream_fence(bool stream) {
+#if defined(TILEKIT_STREAM_STORES)
+  if (stream) _mm_sfence();
+#else
+  (void)stream;
+#endif
+}
+
+/// The micro-kernel: dst[c * ldd + r] = src[r * lds + c] for a full B x B block.
+/// Both loops run over compile-time counts: the compiler unrolls them and
+/// vectorises the transposed stores (and builds the vectors from the loads).
+/// Streamed, the block is first transposed in registers/stack (w), then each
+/// destination row goes out as whole 16-byte streaming stores.
+template <int B, class T>
+KOKKOS_INLINE_FUNCTION void micro_transpose(const T* src, index_t lds, T* dst, index_t ldd,
+                                            bool stream) {
+  T v[B][B];
+  TILEKIT_UNROLL
+  for (int r = 0; r < B; ++r)
+    TILEKIT_UNROLL
+    for (int c = 0; c < B; ++c) v[r][c] = src[r * lds + c];
+  if (stream) {
+    T w[B][B];
+    TILEKIT_UNROLL
+    for (int c = 0; c < B; ++c)
+      TILEKIT_UNROLL
+      for (int r = 0; r < B; ++r) w[c][r] = v[r][c];
+    TILEKIT_UNROLL
+    for (int c = 0; c < B; ++c) put_run(dst + c * ldd, w[c], B, true);
+    return;
+  }
+  TILEKIT_UNROLL
+  for (int c = 0; c < B; ++c)
+    TILEKIT_UNROLL
+    for (int r = 0; r < B; ++r) dst[c * ldd + r] = v[r][c];
+}
+
+/// dst[c * ldd + r] = src[r * lds + c] for r < nr, c < nc, src a scratch tile
+/// (contiguous rows, so its micro-blocks never fight over a cache set,
+/// whatever the matrix's row stride): full micro-blocks through the
+/// micro-kernel, the ragged edges element by element. Rows of micro-blocks
+/// are split over the team's work items (one on a CPU).
+template <int B, class T>
+KOKKOS_INLINE_FUNCTION void micro_store_transposed(const T* src, index_t lds, T* dst, index_t ldd,
+                                                   int nr, int nc, int tid, int nt, bool stream) {
+  const int fc = nc - nc % B;
+  for (int i = tid * B; i < nr; i += nt * B) {
+    if (i + B <= nr) {
+      for (int j = 0; j < fc; j += B)
+        micro_transpose<B>(src + i * lds + j, lds, dst + j * ldd + i, ldd, stream);
+      for (int j = fc; j < nc; ++j)
+        TILEKIT_UNROLL
+        for (int r = 0; r < B; ++r) dst[j * ldd + i + r] = src[(i + r) * lds + j];
+    } else {
+      for (int j = 0; j < nc; ++j)
+        for (int r = i; r < nr; ++r) dst[j * ldd + r] = src[r * lds + j];
+    }
+  }
+}
+
+/// The same from a scratch tile view s(r, c).
+template <int B, class Tile, class T>
+KOKKOS_INLINE_FUNCTION void micro_store_transposed(const Tile& s, T* dst, index_t ldd, int nr,
+                                                   int nc, int tid, int nt, bool stream) {
+  micro_store_transposed<B>(s.data(), static_cast<index_t>(s.stride(0)), dst, ldd, nr, nc, tid,
+                            nt, stream);
+}
+
+}  // namespace tilekit::impl
