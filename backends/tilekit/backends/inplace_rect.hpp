@@ -1,0 +1,46 @@
+#pragma once
+// Launch data of the in-place rectangular transpose (docs/transpose_inplace.md):
+// each step permutes lines of the matrix (rows, or blocks of `line_bytes`
+// wide columns) through a buffer, in team scratch when a line fits within
+// `scratch_bytes`, otherwise in a workspace slot of global memory. The
+// workspace has at most `slots` slots (one per team in flight).
+//
+// Kept apart from Traits<Exec> (traits.hpp) so the family can be tuned on its
+// own; the primary template holds the host data.
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+
+namespace tilekit::backends {
+
+struct RectInplaceConfig {
+  int line_bytes = 64;             ///< width in bytes of a column block (one cache line)
+  int team_threads = 1;            ///< work items of a team
+  int slots = 1;                   ///< workspace slots: teams in flight on workspace lines
+  std::size_t scratch_bytes = 0;   ///< largest line buffer kept in team scratch
+};
+
+/// Hosts: a team is one thread, one slot per thread; a column block is one
+/// cache line wide; line buffers up to 1 MiB stay in team scratch (per-thread
+/// memory), so the workspace is allocated only for longer lines.
+template <class Exec>
+struct RectInplaceTraits {
+  static RectInplaceConfig config(const Exec& exec) {
+    return {64, 1, exec.concurrency(), std::size_t(1) << 20};
+  }
+};
+
+#if defined(KOKKOS_ENABLE_CUDA)
+/// CUDA: 256-thread blocks; a column block is one 32-byte sector wide (8
+/// floats), so a warp reads 4 rows x 32 bytes; line buffers up to 40 KiB in
+/// shared memory (the 48 KiB a block gets without opt-in, less Kokkos' share);
+/// four slots per SM.
+template <>
+struct RectInplaceTraits<Kokkos::Cuda> {
+  static RectInplaceConfig config(const Kokkos::Cuda& exec) {
+    return {32, 256, 4 * exec.cuda_device_prop().multiProcessorCount, 40 * 1024};
+  }
+};
+#endif
+
+}  // namespace tilekit::backends
