@@ -34,6 +34,9 @@ struct TransposeOptions {
   /// longer lines go through the workspace; 0 sends every line there; -1 keeps
   /// the backend's (backends::RectInplaceTraits).
   long line_scratch = -1;
+  /// In-place decomposed: workspace slots (teams in flight on workspace
+  /// lines); 0 keeps the backend's.
+  int slots = 0;
   std::string label = "tilekit::transpose";  ///< prefix of the kernel labels
 };
 
@@ -196,7 +199,7 @@ class InplaceTransposePlan {
       const bool left = impl::is_left_v<View>;
       rect_.emplace(exec_, static_cast<impl::index_t>(left ? cols_ : rows_),
                     static_cast<impl::index_t>(left ? rows_ : cols_), opts_.label,
-                    opts_.line_scratch);
+                    opts_.line_scratch, opts_.slots);
       return;
     }
     config_ = impl::resolve_tile<ExecSpace>(

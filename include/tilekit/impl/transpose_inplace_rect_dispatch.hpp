@@ -32,9 +32,10 @@ class RectInplaceTranspose {
   static constexpr index_t max_elements = index_t(1) << 52;
 
   /// line_scratch >= 0 replaces the backend's largest line buffer in team
-  /// scratch (bytes; 0: every line in the workspace).
+  /// scratch (bytes; 0: every line in the workspace); slots > 0 the backend's
+  /// workspace slots.
   RectInplaceTranspose(const ExecSpace& exec, index_t rows, index_t cols, std::string label,
-                       long line_scratch = -1)
+                       long line_scratch = -1, int slots = 0)
       : exec_(exec), label_(std::move(label)), rows_(rows), cols_(cols) {
     const index_t count = detail::checked_mul(label_, rows, cols);
     if (count >= max_elements)
@@ -56,6 +57,8 @@ class RectInplaceTranspose {
 
     cfg_ = backends::RectInplaceTraits<ExecSpace>::config(exec_);
     if (line_scratch >= 0) cfg_.scratch_bytes = static_cast<std::size_t>(line_scratch);
+    if (slots < 0) detail::fail(label_, "workspace slots must be positive");
+    slots_ = slots;
     width_ = std::max<int>(1, cfg_.line_bytes / static_cast<int>(sizeof(T)));
     // Vector lanes run along a column block (a power of two that the space allows).
     const int vmax = std::min<int>(Kokkos::TeamPolicy<ExecSpace>::vector_length_max(),
@@ -107,9 +110,11 @@ class RectInplaceTranspose {
     if (s.in_scratch) {
       s.league = league_for(lines, backends::Traits<ExecSpace>::max_league);
     } else {
-      // Slots: the backend's count, within a quarter of the matrix (one at least).
+      // Slots: the caller's, or the backend's count within a quarter of the
+      // matrix (one at least).
       const index_t quarter = grid_.M * grid_.N / 4 / s.buffer;
-      const index_t slots = std::max<index_t>(1, std::min<index_t>(cfg_.slots, quarter));
+      const index_t slots =
+          slots_ > 0 ? slots_ : std::max<index_t>(1, std::min<index_t>(cfg_.slots, quarter));
       s.league = static_cast<int>(std::min(lines, slots));
       workspace_elements_ =
           std::max<std::size_t>(workspace_elements_, static_cast<std::size_t>(s.league * s.buffer));
@@ -147,7 +152,7 @@ class RectInplaceTranspose {
   index_t rows_, cols_;
   RectGrid grid_{};
   backends::RectInplaceConfig cfg_{};
-  int width_ = 1, vector_ = 1;
+  int width_ = 1, vector_ = 1, slots_ = 0;
   std::array<Step, 3> steps_{};
   int nsteps_ = 0;
   std::size_t workspace_elements_ = 0;
