@@ -74,6 +74,40 @@ TYPED_TEST(TransposeInplaceRect, Workspace) {
         m, n, tilekit::InplaceVariant::blocked, o);
 }
 
+// Teams of several work items and narrow column blocks: the index walks step
+// by many rows and columns at once (as on a GPU). Shapes a space cannot launch
+// (a host team has at most its thread count; run with OMP_NUM_THREADS=4, as
+// CTest's test_transpose_inplace_rect_teams does) are skipped.
+const std::vector<std::pair<std::int64_t, std::int64_t>> kTeamShapes = {
+    {1, 5}, {2, 3}, {7, 13}, {13, 7}, {4, 12}, {12, 4}, {12, 18}, {18, 12}, {64, 96}, {97, 40}};
+
+template <class Exec>
+struct NoWork {
+  KOKKOS_INLINE_FUNCTION void operator()(
+      const typename Kokkos::TeamPolicy<Exec>::member_type&) const {}
+};
+
+TYPED_TEST(TransposeInplaceRect, TeamShapes) {
+  using Exec = typename TypeParam::exec;
+  const int most =
+      Kokkos::TeamPolicy<Exec>(Exec(), 1, 1).team_size_max(NoWork<Exec>{}, Kokkos::ParallelForTag());
+  int ran = 0;
+  for (auto [threads, width] :
+       {std::pair{2, 1}, {2, 2}, {4, 1}, {4, 2}, {4, 3}, {8, 8}, {16, 4}, {16, 1}, {16, 3}}) {
+    if (threads > most) continue;
+    tilekit::TransposeOptions o;
+    o.team_rows = threads;
+    o.tile = width;
+    for (long scratch : {-1L, 0L}) {
+      o.line_scratch = scratch;
+      for (auto [m, n] : kTeamShapes)
+        check_rect<Exec, typename TypeParam::value>(m, n, tilekit::InplaceVariant::blocked, o);
+    }
+    ++ran;
+  }
+  if (ran == 0) GTEST_SKIP() << Exec::name() << " teams have one thread";
+}
+
 TYPED_TEST(TransposeInplaceRect, LayoutLeft) {
   for (auto [m, n] : {std::pair<std::int64_t, std::int64_t>{1, 5}, {7, 13}, {12, 18}, {96, 64}})
     check_rect<typename TypeParam::exec, typename TypeParam::value, Kokkos::LayoutLeft>(m, n);

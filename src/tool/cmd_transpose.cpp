@@ -166,9 +166,12 @@ bool measure_transpose(const TransposeArgs& o, report::Report& rep) {
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const double peak = hardware_info(exec).peak_gbps;
-    for_each_dtype(o.common.dtype, [&](auto tag) {
+    auto run = [&](auto tag) {
       ok = run_space_type<decltype(exec), decltype(tag)>(o, exec, peak, rep) && ok;
-    });
+    };
+    // common's types, and half / bhalf where Kokkos has them
+    for (const auto& d : split_list(o.common.dtype))
+      if (!half_dtype(d, run)) for_each_dtype(d, run);
   });
   return ok;
 }

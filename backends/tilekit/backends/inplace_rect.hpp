@@ -20,13 +20,17 @@ struct RectInplaceConfig {
   std::size_t scratch_bytes = 0;   ///< largest line buffer kept in team scratch
 };
 
-/// Hosts: a team is one thread, one slot per thread; a column block is one
-/// cache line wide; line buffers up to 1 MiB stay in team scratch (per-thread
-/// memory), so the workspace is allocated only for longer lines.
+/// Hosts: a team is one thread, one slot per thread. A column block is 256
+/// bytes (four cache lines) wide: its rows lie a matrix row apart, on other
+/// pages, where the prefetchers do not follow, so each row visited should
+/// bring several lines (at most 64 columns: a work item keeps one index walk
+/// per column, `columns_per_item`). Line buffers up to the 32 KiB of team
+/// scratch a host team gets stay there; longer ones use workspace slots.
 template <class Exec>
 struct RectInplaceTraits {
+  static constexpr int columns_per_item = 64;
   static RectInplaceConfig config(const Exec& exec) {
-    return {64, 1, exec.concurrency(), std::size_t(1) << 20};
+    return {256, 1, exec.concurrency(), 32 * 1024};
   }
 };
 
@@ -37,6 +41,8 @@ struct RectInplaceTraits {
 /// four slots per SM.
 template <>
 struct RectInplaceTraits<Kokkos::Cuda> {
+  /// One column per work item: its index walk stays in registers.
+  static constexpr int columns_per_item = 1;
   static RectInplaceConfig config(const Kokkos::Cuda& exec) {
     return {32, 256, 4 * exec.cuda_device_prop().multiProcessorCount, 40 * 1024};
   }

@@ -35,7 +35,8 @@ struct TransposeOptions {
   /// the backend's (backends::RectInplaceTraits).
   long line_scratch = -1;
   /// In-place decomposed: workspace slots (teams in flight on workspace
-  /// lines); 0 keeps the backend's.
+  /// lines); 0 keeps the backend's. There `tile` is the width of a column
+  /// block (elements) and `team_rows` the work items of a (flat) team.
   int slots = 0;
   std::string label = "tilekit::transpose";  ///< prefix of the kernel labels
 };
@@ -199,7 +200,8 @@ class InplaceTransposePlan {
       const bool left = impl::is_left_v<View>;
       rect_.emplace(exec_, static_cast<impl::index_t>(left ? cols_ : rows_),
                     static_cast<impl::index_t>(left ? rows_ : cols_), opts_.label,
-                    opts_.line_scratch, opts_.slots);
+                    typename impl::RectInplaceTranspose<ExecSpace, T>::Overrides{
+                        opts_.line_scratch, opts_.slots, opts_.tile, opts_.team_rows});
       return;
     }
     config_ = impl::resolve_tile<ExecSpace>(

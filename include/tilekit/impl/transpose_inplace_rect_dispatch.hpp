@@ -31,11 +31,16 @@ class RectInplaceTranspose {
   /// double precision (Divisor).
   static constexpr index_t max_elements = index_t(1) << 52;
 
-  /// line_scratch >= 0 replaces the backend's largest line buffer in team
-  /// scratch (bytes; 0: every line in the workspace); slots > 0 the backend's
-  /// workspace slots.
+  /// Overrides of the backend's data: line_scratch >= 0 its largest line
+  /// buffer in team scratch (bytes; 0: every line in the workspace); slots,
+  /// width (columns of a block) and threads (work items of a team) when > 0.
+  struct Overrides {
+    long line_scratch = -1;
+    int slots = 0, width = 0, threads = 0;
+  };
+
   RectInplaceTranspose(const ExecSpace& exec, index_t rows, index_t cols, std::string label,
-                       long line_scratch = -1, int slots = 0)
+                       Overrides o = {})
       : exec_(exec), label_(std::move(label)), rows_(rows), cols_(cols) {
     const index_t count = detail::checked_mul(label_, rows, cols);
     if (count >= max_elements)
@@ -56,15 +61,21 @@ class RectInplaceTranspose {
     grid_.by_b = Divisor(grid_.N / c);
 
     cfg_ = backends::RectInplaceTraits<ExecSpace>::config(exec_);
-    if (line_scratch >= 0) cfg_.scratch_bytes = static_cast<std::size_t>(line_scratch);
-    if (slots < 0) detail::fail(label_, "workspace slots must be positive");
-    slots_ = slots;
+    if (o.line_scratch >= 0) cfg_.scratch_bytes = static_cast<std::size_t>(o.line_scratch);
+    if (o.slots < 0 || o.width < 0 || o.threads < 0)
+      detail::fail(label_, "slots, tile (block width) and team_rows must be positive");
+    slots_ = o.slots;
+    if (o.threads > 0) cfg_.team_threads = o.threads;
+    if (o.width > 0) cfg_.line_bytes = o.width * static_cast<int>(sizeof(T));
+    if (cfg_.team_threads < 1 || cfg_.line_bytes < 1 || cfg_.slots < 1)
+      detail::fail(label_, "backend data: team_threads, line_bytes and slots must be positive");
     width_ = std::max<int>(1, cfg_.line_bytes / static_cast<int>(sizeof(T)));
-    // Vector lanes run along a column block (a power of two that the space allows).
-    const int vmax = std::min<int>(Kokkos::TeamPolicy<ExecSpace>::vector_length_max(),
-                                   std::min(width_, cfg_.team_threads));
-    vector_ = 1;
-    while (vector_ * 2 <= vmax) vector_ *= 2;
+    // Work items side by side along a block's rows: a power of two dividing
+    // the team, at most the block's width.
+    int lanes = 1;
+    while (lanes * 2 <= width_ && cfg_.team_threads % (lanes * 2) == 0) lanes *= 2;
+    width_ = std::min(width_, lanes * columns_per_item);
+    walk_ = RectWalk::make(grid_, cfg_.team_threads, lanes);
 
     if (forward) {
       if (c > 1) add(RectMap::rotate, false, false);
@@ -124,15 +135,15 @@ class RectInplaceTranspose {
 
   template <RectMap Map>
   void launch_as(const Step& s, T* a, bool dry_run) const {
-    using F = RectInplaceStep<ExecSpace, T, Map>;
-    F f{a, workspace_.data(), grid_, s.buffer, width_, s.scatter, s.up, s.in_scratch};
+    using F = RectInplaceStep<ExecSpace, T, Map, columns_per_item>;
+    F f{a, workspace_.data(), grid_, walk_, s.buffer, width_, s.scatter, s.up, s.in_scratch};
     const bool rows = Map == RectMap::rows;
     backends::TileConfig c;
-    c.vector = rows ? 1 : vector_;
-    c.team_rows = std::max(1, cfg_.team_threads / c.vector);
+    c.team_rows = cfg_.team_threads;
+    c.vector = 1;
     const std::size_t scratch =
         s.in_scratch ? ScratchArray<T, ExecSpace>::shmem_size(s.buffer) : 0;
-    auto policy = team_policy(label_, exec_, f, s.league, c, scratch);
+    auto policy = team_policy(label_, exec_, f, s.league, c, scratch, /*flat=*/true);
     if (!dry_run) {
       const char* name = rows ? "_rows" : Map == RectMap::columns ? "_columns" : "_rotate";
       Kokkos::parallel_for(label_ + name, policy, f);
@@ -152,7 +163,10 @@ class RectInplaceTranspose {
   index_t rows_, cols_;
   RectGrid grid_{};
   backends::RectInplaceConfig cfg_{};
-  int width_ = 1, vector_ = 1, slots_ = 0;
+  static constexpr int columns_per_item =
+      backends::RectInplaceTraits<ExecSpace>::columns_per_item;
+  int width_ = 1, slots_ = 0;
+  RectWalk walk_{};
   std::array<Step, 3> steps_{};
   int nsteps_ = 0;
   std::size_t workspace_elements_ = 0;

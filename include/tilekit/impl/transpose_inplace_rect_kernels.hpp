@@ -78,30 +78,64 @@ struct RectGrid {
 /// Which index map a step applies.
 enum class RectMap { rotate, rows, columns };
 
+/// Increments of the index walks for a team of `threads` work items, of
+/// which `lanes` share a row of a column block (host-side, once per plan).
+struct RectWalk {
+  int threads = 1, lanes = 1;
+  index_t rstep = 1;       ///< rows between a work item's rows: threads / lanes
+  index_t row_q = 0, row_t = 0, row_x = 0;  ///< row step: threads = row_q b + row_t; threads M mod N
+  index_t col_i = 0, col_q = 0, col_r = 0;  ///< column step: rstep N = J M + col_i, J = col_q b + col_r
+
+  static RectWalk make(const RectGrid& g, int threads, int lanes) {
+    RectWalk w;
+    w.threads = threads;
+    w.lanes = lanes;
+    w.rstep = threads / lanes;
+    const index_t b = g.by_b.d;
+    w.row_q = threads / b;
+    w.row_t = threads % b;
+    // threads M < 2^36 and rstep N < 2^62 (N < 2^52): no overflow.
+    w.row_x = threads * g.M % g.N;
+    const index_t step = w.rstep * g.N;
+    const index_t J = step / g.M;
+    w.col_i = step % g.M;
+    w.col_q = J / b;
+    w.col_r = J % b;
+    return w;
+  }
+};
+
 /// One step of the decomposition on the M x N grid at `a`. Lines: the M rows
 /// (Map == rows), or the blocks of `width` adjacent columns. `scatter`: the
 /// map gives each element's destination (else its source); `up`: the rotation
 /// direction. A line's buffer is team scratch when `in_scratch`, else slot
 /// league_rank of the workspace (`slot` elements each).
-template <class Exec, class T, RectMap Map>
+///
+/// Teams are flat (vector length 1): in a column block, work item t takes
+/// columns t mod lanes (+ lanes, ...) and rows t / lanes (+ rstep, ...), so
+/// consecutive work items touch consecutive addresses. Each work item walks
+/// its indices with additions (RectWalk); it divides only where a walk starts.
+template <class Exec, class T, RectMap Map, int C>
 struct RectInplaceStep {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
+  /// Columns of a block one work item walks at most (width / lanes; their
+  /// walks live in registers on a GPU, C = 1 there).
+  static constexpr int max_columns = C;
 
   T* a;
   T* workspace;
   RectGrid g;
+  RectWalk walk;
   index_t slot;
   int width;
   bool scatter, up, in_scratch;
 
-  KOKKOS_INLINE_FUNCTION index_t lines() const { return Map == RectMap::rows ? g.M : (g.N + width - 1) / width; }
+  KOKKOS_INLINE_FUNCTION index_t lines() const {
+    return Map == RectMap::rows ? g.M : (g.N + width - 1) / width;
+  }
   /// Elements of one line's buffer.
-  KOKKOS_INLINE_FUNCTION index_t buffer_elements() const { return Map == RectMap::rows ? g.N : g.M * width; }
-
-  KOKKOS_INLINE_FUNCTION index_t map(index_t r, index_t j) const {
-    if constexpr (Map == RectMap::rows) return g.row_map(r, j);
-    else if constexpr (Map == RectMap::columns) return g.column_map(r, j);
-    else return g.rotate(r, j, up);
+  KOKKOS_INLINE_FUNCTION index_t buffer_elements() const {
+    return Map == RectMap::rows ? g.N : g.M * width;
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
@@ -119,46 +153,115 @@ struct RectInplaceStep {
     }
   }
 
+  /// Row r: element j moves to column K(j) = (j M + (r + j / b) mod M) mod N.
+  /// Work item t walks j = t, t + threads, ... keeping j = q b + t' and
+  /// X = j M mod N, so that K = (X + (r + q) mod M) mod N.
   KOKKOS_INLINE_FUNCTION void move_row(const member_type& team, T* buf, index_t r) const {
     T* row = a + r * g.N;
-    const index_t n = g.N;
-    if (scatter) {
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n),
-                           [&](const index_t j) { buf[map(r, j)] = row[j]; });
-    } else {
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n),
-                           [&](const index_t j) { buf[j] = row[j]; });
-    }
+    const index_t n = g.N, m = g.M, b = g.by_b.d;
+    const index_t tid = team.team_rank();
+    auto permuted = [&](bool to_buffer) {
+      index_t q, t, x, unused;
+      g.by_b.divmod(tid, q, t);
+      g.by_N.divmod(tid * m, unused, x);
+      for (index_t j = tid; j < n; j += walk.threads) {
+        index_t i = r + q;
+        if (i >= m) i -= m;
+        index_t k = x + i;
+        if (k >= n) k -= n;
+        if (to_buffer) buf[k] = row[j];
+        else row[j] = buf[k];
+        t += walk.row_t;
+        q += walk.row_q;
+        if (t >= b) { t -= b; ++q; }
+        x += walk.row_x;
+        if (x >= n) x -= n;
+      }
+    };
+    auto straight = [&](bool to_buffer) {
+      for (index_t j = tid; j < n; j += walk.threads) {
+        if (to_buffer) buf[j] = row[j];
+        else row[j] = buf[j];
+      }
+    };
+    if (scatter) permuted(true);
+    else straight(true);
     team.team_barrier();
-    if (scatter) {
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n),
-                           [&](const index_t j) { row[j] = buf[j]; });
-    } else {
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n),
-                           [&](const index_t j) { row[j] = buf[map(r, j)]; });
-    }
+    if (scatter) straight(false);
+    else permuted(false);
     team.team_barrier();
   }
 
+  /// Block of columns j0 .. j0 + w: work item t takes columns
+  /// c = t mod lanes (+ lanes ...) and rows t / lanes (+ rstep ...).
   KOKKOS_INLINE_FUNCTION void move_columns(const member_type& team, T* buf,
                                            index_t line) const {
     const index_t j0 = line * width;
     const int w = static_cast<int>(Kokkos::min<index_t>(width, g.N - j0));
-    const index_t n = g.N, ld = width;
+    const index_t n = g.N, m = g.M, ld = width;
     T* col = a + j0;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, g.M), [&](const index_t r) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, w), [&](const int c) {
-        const index_t to = scatter ? map(r, j0 + c) : r;
-        buf[to * ld + c] = col[r * n + c];
-      });
-    });
+    const int tid = team.team_rank();
+    const int c0 = tid % walk.lanes;
+    const index_t r0 = tid / walk.lanes;
+    const int nc = c0 < w ? (w - 1 - c0) / walk.lanes + 1 : 0;
+    auto straight = [&](bool to_buffer) {
+      for (index_t r = r0; r < m; r += walk.rstep)
+        for (int l = 0; l < nc; ++l) {
+          const index_t c = c0 + l * walk.lanes;
+          if (to_buffer) buf[r * ld + c] = col[r * n + c];
+          else col[r * n + c] = buf[r * ld + c];
+        }
+    };
+    // The permuted side: the row of the buffer that matrix row r of column c
+    // comes from (gather) or goes to (scatter).
+    auto permuted = [&](bool to_buffer) {
+      if constexpr (Map == RectMap::rotate) {
+        // (r + s) mod M (down) or (r - s) mod M (up), s = (j0 + c) / b < M.
+        index_t s[max_columns];
+        for (int l = 0; l < nc; ++l) {
+          const index_t sh = g.shift(j0 + c0 + l * walk.lanes);
+          s[l] = up ? (sh == 0 ? 0 : m - sh) : sh;
+        }
+        for (index_t r = r0; r < m; r += walk.rstep)
+          for (int l = 0; l < nc; ++l) {
+            const index_t c = c0 + l * walk.lanes;
+            index_t i = r + s[l];
+            if (i >= m) i -= m;
+            if (to_buffer) buf[i * ld + c] = col[r * n + c];
+            else col[r * n + c] = buf[i * ld + c];
+          }
+      } else {
+        // With p = r N + k = J M + i and J = q b + t: row (i - q) mod M.
+        index_t iv[max_columns], qv[max_columns], tv[max_columns];
+        const index_t b = g.by_b.d;
+        for (int l = 0; l < nc; ++l) {
+          index_t J;
+          g.by_M.divmod(r0 * n + j0 + c0 + l * walk.lanes, J, iv[l]);
+          g.by_b.divmod(J, qv[l], tv[l]);
+        }
+        for (index_t r = r0; r < m; r += walk.rstep)
+          for (int l = 0; l < nc; ++l) {
+            const index_t c = c0 + l * walk.lanes;
+            index_t i = iv[l] - qv[l];
+            if (i < 0) i += m;
+            if (to_buffer) buf[i * ld + c] = col[r * n + c];
+            else col[r * n + c] = buf[i * ld + c];
+            // p += rstep N
+            index_t ii = iv[l] + walk.col_i, carry = 0;
+            if (ii >= m) { ii -= m; carry = 1; }
+            iv[l] = ii;
+            index_t tt = tv[l] + walk.col_r + carry;
+            qv[l] += walk.col_q;
+            if (tt >= b) { tt -= b; ++qv[l]; }
+            tv[l] = tt;
+          }
+      }
+    };
+    if (scatter) permuted(true);
+    else straight(true);
     team.team_barrier();
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, g.M), [&](const index_t r) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, w), [&](const int c) {
-        const index_t from = scatter ? r : map(r, j0 + c);
-        col[r * n + c] = buf[from * ld + c];
-      });
-    });
+    if (scatter) straight(false);
+    else permuted(false);
     team.team_barrier();
   }
 };
