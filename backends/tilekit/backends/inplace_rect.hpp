@@ -32,6 +32,8 @@ struct RectInplaceConfig {
 template <class Exec>
 struct RectInplaceTraits {
   static constexpr int columns_per_item = 64;
+  /// Rows (elements of a row) a work item loads before it stores them.
+  static constexpr int loads_in_flight = 4;
   static RectInplaceConfig config(const Exec& exec) { return {256, 1, exec.concurrency(), 0}; }
 };
 
@@ -42,8 +44,10 @@ struct RectInplaceTraits {
 /// four slots per SM.
 template <>
 struct RectInplaceTraits<Kokkos::Cuda> {
-  /// One column per work item: its index walk stays in registers.
+  /// One column per work item: its index walk stays in registers; eight
+  /// loads in flight per work item before its stores (as Traits<Cuda>).
   static constexpr int columns_per_item = 1;
+  static constexpr int loads_in_flight = 8;
   static RectInplaceConfig config(const Kokkos::Cuda& exec) {
     return {32, 256, 4 * exec.cuda_device_prop().multiProcessorCount, 40 * 1024};
   }

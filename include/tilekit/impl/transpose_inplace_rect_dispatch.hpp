@@ -135,7 +135,8 @@ class RectInplaceTranspose {
 
   template <RectMap Map>
   void launch_as(const Step& s, T* a, bool dry_run) const {
-    using F = RectInplaceStep<ExecSpace, T, Map, columns_per_item>;
+    using F = RectInplaceStep<ExecSpace, T, Map, columns_per_item,
+                              backends::RectInplaceTraits<ExecSpace>::loads_in_flight>;
     F f{a, workspace_.data(), grid_, walk_, s.buffer, width_, s.scatter, s.up, s.in_scratch};
     const bool rows = Map == RectMap::rows;
     backends::TileConfig c;

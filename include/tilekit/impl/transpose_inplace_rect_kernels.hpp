@@ -115,11 +115,12 @@ struct RectWalk {
 /// columns t mod lanes (+ lanes, ...) and rows t / lanes (+ rstep, ...), so
 /// consecutive work items touch consecutive addresses. Each work item walks
 /// its indices with additions (RectWalk); it divides only where a walk starts.
-template <class Exec, class T, RectMap Map, int C>
+template <class Exec, class T, RectMap Map, int C, int U>
 struct RectInplaceStep {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   /// Columns of a block one work item walks at most (width / lanes; their
-  /// walks live in registers on a GPU, C = 1 there).
+  /// walks live in registers on a GPU, C = 1 there). U: elements (rows of a
+  /// block) a work item loads before it stores, so that U loads are in flight.
   static constexpr int max_columns = C;
 
   T* a;
@@ -155,33 +156,59 @@ struct RectInplaceStep {
 
   /// Row r: element j moves to column K(j) = (j M + (r + j / b) mod M) mod N.
   /// Work item t walks j = t, t + threads, ... keeping j = q b + t' and
-  /// X = j M mod N, so that K = (X + (r + q) mod M) mod N.
+  /// X = j M mod N, so that K = (X + (r + q) mod M) mod N. U elements are
+  /// loaded before the first of them is stored.
   KOKKOS_INLINE_FUNCTION void move_row(const member_type& team, T* buf, index_t r) const {
     T* row = a + r * g.N;
-    const index_t n = g.N, m = g.M, b = g.by_b.d;
+    const index_t n = g.N, m = g.M, b = g.by_b.d, th = walk.threads;
     const index_t tid = team.team_rank();
     auto permuted = [&](bool to_buffer) {
       index_t q, t, x, unused;
       g.by_b.divmod(tid, q, t);
       g.by_N.divmod(tid * m, unused, x);
-      for (index_t j = tid; j < n; j += walk.threads) {
-        index_t i = r + q;
-        if (i >= m) i -= m;
-        index_t k = x + i;
-        if (k >= n) k -= n;
-        if (to_buffer) buf[k] = row[j];
-        else row[j] = buf[k];
-        t += walk.row_t;
-        q += walk.row_q;
-        if (t >= b) { t -= b; ++q; }
-        x += walk.row_x;
-        if (x >= n) x -= n;
+      for (index_t j0 = tid; j0 < n; j0 += U * th) {
+        T v[U];
+        index_t kk[U];
+TILEKIT_UNROLL
+        for (int u = 0; u < U; ++u) {
+          const index_t j = j0 + u * th;
+          if (j >= n) break;
+          index_t i = r + q;
+          if (i >= m) i -= m;
+          index_t k = x + i;
+          if (k >= n) k -= n;
+          kk[u] = k;
+          v[u] = to_buffer ? row[j] : buf[k];
+          t += walk.row_t;
+          q += walk.row_q;
+          if (t >= b) { t -= b; ++q; }
+          x += walk.row_x;
+          if (x >= n) x -= n;
+        }
+TILEKIT_UNROLL
+        for (int u = 0; u < U; ++u) {
+          const index_t j = j0 + u * th;
+          if (j >= n) break;
+          if (to_buffer) buf[kk[u]] = v[u];
+          else row[j] = v[u];
+        }
       }
     };
     auto straight = [&](bool to_buffer) {
-      for (index_t j = tid; j < n; j += walk.threads) {
-        if (to_buffer) buf[j] = row[j];
-        else row[j] = buf[j];
+      for (index_t j0 = tid; j0 < n; j0 += U * th) {
+        T v[U];
+TILEKIT_UNROLL
+        for (int u = 0; u < U; ++u) {
+          const index_t j = j0 + u * th;
+          if (j < n) v[u] = to_buffer ? row[j] : buf[j];
+        }
+TILEKIT_UNROLL
+        for (int u = 0; u < U; ++u) {
+          const index_t j = j0 + u * th;
+          if (j >= n) break;
+          if (to_buffer) buf[j] = v[u];
+          else row[j] = v[u];
+        }
       }
     };
     if (scatter) permuted(true);
@@ -193,68 +220,86 @@ struct RectInplaceStep {
   }
 
   /// Block of columns j0 .. j0 + w: work item t takes columns
-  /// c = t mod lanes (+ lanes ...) and rows t / lanes (+ rstep ...).
+  /// c = t mod lanes (+ lanes ...) and rows t / lanes (+ rstep ...), U rows
+  /// loaded before the first of them is stored.
   KOKKOS_INLINE_FUNCTION void move_columns(const member_type& team, T* buf,
                                            index_t line) const {
     const index_t j0 = line * width;
     const int w = static_cast<int>(Kokkos::min<index_t>(width, g.N - j0));
-    const index_t n = g.N, m = g.M, ld = width;
+    const index_t n = g.N, m = g.M, ld = width, rs = walk.rstep;
     T* col = a + j0;
     const int tid = team.team_rank();
     const int c0 = tid % walk.lanes;
     const index_t r0 = tid / walk.lanes;
     const int nc = c0 < w ? (w - 1 - c0) / walk.lanes + 1 : 0;
-    auto straight = [&](bool to_buffer) {
-      for (index_t r = r0; r < m; r += walk.rstep)
-        for (int l = 0; l < nc; ++l) {
-          const index_t c = c0 + l * walk.lanes;
-          if (to_buffer) buf[r * ld + c] = col[r * n + c];
-          else col[r * n + c] = buf[r * ld + c];
+    // Moves U rows of the work item's columns: buffer row `at(u, l)` of
+    // matrix row r0 + u rs (at returns the buffer row and advances walk l).
+    auto move = [&](bool to_buffer, auto&& at) {
+      for (index_t rb = r0; rb < m; rb += U * rs) {
+        T v[U][C];
+        index_t bi[U][C];
+TILEKIT_UNROLL
+        for (int u = 0; u < U; ++u) {
+          const index_t r = rb + u * rs;
+          if (r >= m) break;
+          for (int l = 0; l < nc; ++l) {
+            const index_t c = c0 + l * walk.lanes;
+            const index_t i = at(r, l);
+            bi[u][l] = i;
+            v[u][l] = to_buffer ? col[r * n + c] : buf[i * ld + c];
+          }
         }
+TILEKIT_UNROLL
+        for (int u = 0; u < U; ++u) {
+          const index_t r = rb + u * rs;
+          if (r >= m) break;
+          for (int l = 0; l < nc; ++l) {
+            const index_t c = c0 + l * walk.lanes;
+            if (to_buffer) buf[bi[u][l] * ld + c] = v[u][l];
+            else col[r * n + c] = v[u][l];
+          }
+        }
+      }
+    };
+    auto straight = [&](bool to_buffer) {
+      move(to_buffer, [](index_t r, int) { return r; });
     };
     // The permuted side: the row of the buffer that matrix row r of column c
     // comes from (gather) or goes to (scatter).
     auto permuted = [&](bool to_buffer) {
       if constexpr (Map == RectMap::rotate) {
         // (r + s) mod M (down) or (r - s) mod M (up), s = (j0 + c) / b < M.
-        index_t s[max_columns];
+        index_t s[C];
         for (int l = 0; l < nc; ++l) {
           const index_t sh = g.shift(j0 + c0 + l * walk.lanes);
           s[l] = up ? (sh == 0 ? 0 : m - sh) : sh;
         }
-        for (index_t r = r0; r < m; r += walk.rstep)
-          for (int l = 0; l < nc; ++l) {
-            const index_t c = c0 + l * walk.lanes;
-            index_t i = r + s[l];
-            if (i >= m) i -= m;
-            if (to_buffer) buf[i * ld + c] = col[r * n + c];
-            else col[r * n + c] = buf[i * ld + c];
-          }
+        move(to_buffer, [&](index_t r, int l) {
+          index_t i = r + s[l];
+          return i >= m ? i - m : i;
+        });
       } else {
-        // With p = r N + k = J M + i and J = q b + t: row (i - q) mod M.
-        index_t iv[max_columns], qv[max_columns], tv[max_columns];
+        // With p = r N + k = J M + i and J = q b + t: row (i - q) mod M; each
+        // call advances p by rs N.
+        index_t iv[C], qv[C], tv[C];
         const index_t b = g.by_b.d;
         for (int l = 0; l < nc; ++l) {
           index_t J;
           g.by_M.divmod(r0 * n + j0 + c0 + l * walk.lanes, J, iv[l]);
           g.by_b.divmod(J, qv[l], tv[l]);
         }
-        for (index_t r = r0; r < m; r += walk.rstep)
-          for (int l = 0; l < nc; ++l) {
-            const index_t c = c0 + l * walk.lanes;
-            index_t i = iv[l] - qv[l];
-            if (i < 0) i += m;
-            if (to_buffer) buf[i * ld + c] = col[r * n + c];
-            else col[r * n + c] = buf[i * ld + c];
-            // p += rstep N
-            index_t ii = iv[l] + walk.col_i, carry = 0;
-            if (ii >= m) { ii -= m; carry = 1; }
-            iv[l] = ii;
-            index_t tt = tv[l] + walk.col_r + carry;
-            qv[l] += walk.col_q;
-            if (tt >= b) { tt -= b; ++qv[l]; }
-            tv[l] = tt;
-          }
+        move(to_buffer, [&](index_t, int l) {
+          index_t i = iv[l] - qv[l];
+          if (i < 0) i += m;
+          index_t ii = iv[l] + walk.col_i, carry = 0;
+          if (ii >= m) { ii -= m; carry = 1; }
+          iv[l] = ii;
+          index_t tt = tv[l] + walk.col_r + carry;
+          qv[l] += walk.col_q;
+          if (tt >= b) { tt -= b; ++qv[l]; }
+          tv[l] = tt;
+          return i;
+        });
       }
     };
     if (scatter) permuted(true);
