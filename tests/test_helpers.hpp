@@ -66,6 +66,9 @@ struct CaseNames {
                     : std::is_same_v<T, double>       ? "double"
                     : std::is_same_v<T, std::int32_t> ? "int32"
                     : std::is_same_v<T, std::int64_t> ? "int64"
+                    : std::is_same_v<T, std::int16_t> ? "int16"
+                    : std::is_same_v<T, Kokkos::Experimental::half_t>  ? "half"
+                    : std::is_same_v<T, Kokkos::Experimental::bhalf_t> ? "bhalf"
                     : std::is_same_v<T, Kokkos::complex<float>>  ? "cfloat"
                     : std::is_same_v<T, Kokkos::complex<double>> ? "cdouble"
                                                                  : "other";

@@ -187,9 +187,12 @@ TYPED_TEST(TransposeErrors, RejectedBeforeAnythingIsWritten) {
   View big("big", 40, 40);
   Unmanaged a(big.data(), 20, 30), b(big.data() + 100, 30, 20);
   EXPECT_THROW(tilekit::transpose(exec, a, b), tilekit::invalid_argument);
-  // In-place on a non-square matrix.
+  // In place beyond the 2^52 elements of the rectangular decomposition (any
+  // other shape is transposed: tests/test_transpose_inplace_rect.cpp).
   Kokkos::deep_copy(in, poison<float>());
-  EXPECT_THROW(tilekit::transpose_inplace(exec, in), tilekit::invalid_argument);
+  EXPECT_THROW(tilekit::transpose_inplace(exec, Unmanaged(in.data(), std::size_t(1) << 26,
+                                                          (std::size_t(1) << 26) + 1)),
+               tilekit::invalid_argument);
   EXPECT_TRUE(still_poisoned(in));
   // A team shape the backend cannot launch, and a tile beyond the limit.
   tilekit::TransposeOptions huge_team;

@@ -46,6 +46,7 @@ rejects "--space"         transpose --n 64 --space hip
 rejects "--shape"         permute --shape 8,0,8
 rejects "--perm"          permute --shape 8,8,8 --perm 0,0,1
 rejects "--cases"         fuzz --cases 0
+rejects "--slots"         transpose --n 64 --slots 0
 rejects "unknown key"     fuzz --replay "op=permute size=3"
 rejects "variant"         fuzz --replay "op=permute variant=quick type=float shape=3 perm=0"
 
@@ -94,5 +95,21 @@ if ! "$tool" fuzz --space all --replay \
   echo "FAIL: replayed cases"; cat "$tmp/out"; failed=1
 else
   echo "ok: replayed cases"; cat "$tmp/out"
+fi
+# In place on a rectangular matrix runs and verifies (exit 1 on a wrong result);
+# half and bhalf run where Kokkos has 2-byte types and are refused before any
+# measurement elsewhere.
+if "$tool" transpose --space all --m 37 --n 100 --variant inplace_decomposed --reps 1 \
+    >"$tmp/out" 2>&1; then
+  echo "ok: in-place rectangular rows"
+else
+  echo "FAIL: in-place rectangular rows"; cat "$tmp/out"; failed=1
+fi
+if "$tool" transpose --space all --m 17 --n 33 --dtype half,bhalf --reps 1 >"$tmp/out" 2>"$tmp/err"; then
+  echo "ok: half and bhalf rows"
+elif grep -q "no 2-byte half" "$tmp/err" && ! grep -q "GB/s" "$tmp/out"; then
+  echo "ok: half and bhalf refused: $(head -n1 "$tmp/err")"
+else
+  echo "FAIL: --dtype half,bhalf"; cat "$tmp/out" "$tmp/err"; failed=1
 fi
 exit $failed

@@ -14,7 +14,8 @@ namespace tilekit::tool {
 namespace {
 
 const std::vector<std::string> kVariants = {"copy", "copy_kernel", "naive", "tiled",
-                                            "tiled_padded", "inplace_naive", "inplace_blocked"};
+                                            "tiled_padded", "inplace_naive", "inplace_blocked",
+                                            "inplace_decomposed"};
 
 template <class Exec, class T>
 bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, report::Report& rep) {
@@ -108,20 +109,25 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
       add_transfer_rows(exec, o.common, o.transfers, a, b, [&] { plan.execute(in, out); },
                         rep.rows.back(), copy_gbps, peak, rep);
   }
-  if (rows == cols) {
-    for (auto v : {InplaceVariant::naive, InplaceVariant::blocked}) {
-      if (!selected(std::string(to_string(v)))) continue;
-      InplaceTransposePlan plan(exec, sq, v, o.shape);
-      Kokkos::deep_copy(exec, b, a);
-      plan.execute(sq);
-      const bool good = verify();
-      ok = ok && good;
-      auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(sq); });
-      auto row = add_row(std::string(to_string(v)), t, o.common.check && good,
-                         v == InplaceVariant::naive ? 0 : inplace_naive_ms);
-      if (v == InplaceVariant::naive) inplace_naive_ms = row.ms;
-      if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
-    }
+  // In place: the square swaps on square matrices; the decomposition on any
+  // shape (rows x cols in b's memory, left as cols x rows). Each timed
+  // execution transposes the previous result as a rows x cols matrix again:
+  // the same moves on other data.
+  for (auto v : {InplaceVariant::naive, InplaceVariant::blocked, InplaceVariant::decomposed}) {
+    if (!selected(std::string(to_string(v)))) continue;
+    if (rows != cols && v != InplaceVariant::decomposed) continue;
+    InplaceTransposePlan plan(exec, sq, v, o.shape);
+    Kokkos::deep_copy(exec, b, a);
+    plan.execute(sq);
+    const bool good = verify();
+    ok = ok && good;
+    auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(sq); });
+    auto row = add_row(std::string(to_string(v)), t, o.common.check && good,
+                       v == InplaceVariant::naive ? 0 : inplace_naive_ms);
+    if (v == InplaceVariant::naive) inplace_naive_ms = row.ms;
+    if (v == InplaceVariant::decomposed)
+      rep.rows.back().extra["workspace_bytes"] = static_cast<double>(plan.workspace_bytes());
+    if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
   }
   return ok;
 }
@@ -136,12 +142,20 @@ Runner setup(CLI::App& app) {
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   app.add_option("--variant", o->variant,
                  "all, or a comma-separated list of: copy_kernel naive tiled tiled_padded "
-                 "inplace_naive inplace_blocked")
+                 "inplace_naive inplace_blocked (square only) inplace_decomposed")
       ->capture_default_str();
   add_tile_options(app, o->shape, "scratch row padding of padded variants");
   app.add_option("--tiles-per-team", o->shape.tiles_per_team,
                  "tiles each team takes in turn (default: the backend's)")
       ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--slots", o->shape.slots,
+                 "inplace_decomposed: workspace slots, teams in flight on lines that do not "
+                 "fit in team scratch (default: the backend's, within a quarter of the matrix)")
+      ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--line-scratch", o->shape.line_scratch,
+                 "inplace_decomposed: largest line buffer in team scratch, bytes (0: every "
+                 "line through the workspace; default: the backend's)")
+      ->check(CLI::Range(0L, 1L << 30));
   add_transfers_option(app, o->transfers);
   return [o]() -> int {
     const double elements = static_cast<double>(o->m > 0 ? o->m : o->n) * static_cast<double>(o->n);
@@ -160,9 +174,12 @@ bool measure_transpose(const TransposeArgs& o, report::Report& rep) {
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const double peak = hardware_info(exec).peak_gbps;
-    for_each_dtype(o.common.dtype, [&](auto tag) {
+    auto run = [&](auto tag) {
       ok = run_space_type<decltype(exec), decltype(tag)>(o, exec, peak, rep) && ok;
-    });
+    };
+    // common's types, and half / bhalf where Kokkos has them
+    for (const auto& d : split_list(o.common.dtype))
+      if (!half_dtype(d, run)) for_each_dtype(d, run);
   });
   return ok;
 }

@@ -82,6 +82,12 @@ template <> constexpr std::string_view dtype_name<std::int32_t>() { return "int3
 template <> constexpr std::string_view dtype_name<std::int64_t>() { return "int64"; }
 template <> constexpr std::string_view dtype_name<float>() { return "float"; }
 template <> constexpr std::string_view dtype_name<double>() { return "double"; }
+// Kokkos' 2-byte half types; a host-only Kokkos defines both as float.
+#if !KOKKOS_HALF_T_IS_FLOAT && !KOKKOS_BHALF_T_IS_FLOAT
+#define TILEKIT_TOOL_HALF 1
+template <> constexpr std::string_view dtype_name<Kokkos::Experimental::half_t>() { return "half"; }
+template <> constexpr std::string_view dtype_name<Kokkos::Experimental::bhalf_t>() { return "bhalf"; }
+#endif
 
 /// Calls fn(exec) for every selected enabled space.
 template <class Fn>
@@ -108,6 +114,23 @@ void for_each_dtype(const std::string& which, Fn&& fn) {
     else if (d == "double") fn(double{});
     else throw CLI::ValidationError("--dtype", "unknown type '" + d + "'");
   }
+}
+
+/// The moving families' (transpose, permute) 2-byte types: calls fn with
+/// Kokkos::Experimental::half_t or bhalf_t for d == "half" or "bhalf" (throws
+/// where this Kokkos has none); false for any other d.
+template <class Fn>
+bool half_dtype(const std::string& d, Fn&& fn) {
+  if (d != "half" && d != "bhalf") return false;
+#if defined(TILEKIT_TOOL_HALF)
+  if (d == "half") fn(Kokkos::Experimental::half_t{});
+  else fn(Kokkos::Experimental::bhalf_t{});
+#else
+  (void)fn;
+  throw CLI::ValidationError("--dtype", d + ": this Kokkos has no 2-byte half types (without "
+                                            "a GPU backend it defines half_t and bhalf_t as float)");
+#endif
+  return true;
 }
 
 /// Deterministic data: value k of a buffer, exact in every supported type.

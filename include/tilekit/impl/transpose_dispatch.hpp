@@ -6,8 +6,10 @@
 #include <tilekit/errors.hpp>
 #include <tilekit/impl/launch.hpp>
 #include <tilekit/impl/transpose_inplace_kernels.hpp>
+#include <tilekit/impl/transpose_inplace_rect_dispatch.hpp>
 #include <tilekit/impl/transpose_kernels.hpp>
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -16,8 +18,10 @@ namespace tilekit {
 
 /// Out-of-place variants (seed 002 / 004): see docs and README.
 enum class TransposeVariant { naive, tiled, tiled_padded };
-/// In-place square variants (seed 000).
-enum class InplaceVariant { naive, blocked };
+/// In-place variants: naive and blocked for square matrices (seed 000);
+/// decomposed (docs/transpose_inplace.md) for any shape. A matrix that is not
+/// square always takes decomposed.
+enum class InplaceVariant { naive, blocked, decomposed };
 
 /// Launch-shape overrides; 0 (or -1 for pad) keeps the backend default.
 struct TransposeOptions {
@@ -26,6 +30,14 @@ struct TransposeOptions {
   int vector = 0;     ///< vector length
   int pad = -1;       ///< scratch row padding of the padded/in-place variants
   int tiles_per_team = 0;  ///< tiles each team takes in turn
+  /// In-place decomposed: largest line buffer (bytes) kept in team scratch,
+  /// longer lines go through the workspace; 0 sends every line there; -1 keeps
+  /// the backend's (backends::RectInplaceTraits).
+  long line_scratch = -1;
+  /// In-place decomposed: workspace slots (teams in flight on workspace
+  /// lines); 0 keeps the backend's. There `tile` is the width of a column
+  /// block (elements) and `team_rows` the work items of a (flat) team.
+  int slots = 0;
   std::string label = "tilekit::transpose";  ///< prefix of the kernel labels
 };
 
@@ -38,7 +50,12 @@ constexpr std::string_view to_string(TransposeVariant v) {
   return "?";
 }
 constexpr std::string_view to_string(InplaceVariant v) {
-  return v == InplaceVariant::naive ? "inplace_naive" : "inplace_blocked";
+  switch (v) {
+    case InplaceVariant::naive: return "inplace_naive";
+    case InplaceVariant::blocked: return "inplace_blocked";
+    case InplaceVariant::decomposed: return "inplace_decomposed";
+  }
+  return "?";
 }
 
 namespace impl {
@@ -161,7 +178,11 @@ template <class E, class I, class O>
 TransposePlan(const E&, const I&, const O&, TransposeVariant, TransposeOptions)
     -> TransposePlan<E, typename O::non_const_value_type>;
 
-/// In-place transpose plan for a square matrix.
+/// In-place transpose plan: a = a^T in a's memory. A square matrix takes the
+/// naive or blocked swap; any other (m x n, giving n x m: read the memory back
+/// through a view of the swapped extents) the decomposition, whose plan owns a
+/// workspace (workspace_bytes(); none for the square variants). Executions of
+/// one plan with a workspace must not overlap (one execution space instance).
 template <class ExecSpace, class T>
 class InplaceTransposePlan {
  public:
@@ -169,9 +190,20 @@ class InplaceTransposePlan {
   InplaceTransposePlan(const ExecSpace& exec, const View& a,
                        InplaceVariant variant = InplaceVariant::blocked,
                        TransposeOptions opts = {})
-      : exec_(exec), variant_(variant), opts_(std::move(opts)), n_(a.extent(0)) {
+      : exec_(exec), variant_(variant), opts_(std::move(opts)), rows_(a.extent(0)),
+        cols_(a.extent(1)) {
     if (opts_.label == "tilekit::transpose") opts_.label = "tilekit::transpose_inplace";
+    if (rows_ != cols_) variant_ = InplaceVariant::decomposed;
     check(a);
+    if (variant_ == InplaceVariant::decomposed) {
+      // A LayoutLeft m x n matrix is a LayoutRight n x m matrix in memory.
+      const bool left = impl::is_left_v<View>;
+      rect_.emplace(exec_, static_cast<impl::index_t>(left ? cols_ : rows_),
+                    static_cast<impl::index_t>(left ? rows_ : cols_), opts_.label,
+                    typename impl::RectInplaceTranspose<ExecSpace, T>::Overrides{
+                        opts_.line_scratch, opts_.slots, opts_.tile, opts_.team_rows});
+      return;
+    }
     config_ = impl::resolve_tile<ExecSpace>(
         opts_.label, opts_, backends::Traits<ExecSpace>::transpose_inplace_tile(sizeof(T)), true);
     if (variant_ == InplaceVariant::blocked) launch(nullptr, true);
@@ -180,11 +212,15 @@ class InplaceTransposePlan {
   template <class View>
   void execute(const View& a) const {
     check(a);
-    launch(a.data(), false);
+    if (rect_) rect_->execute(a.data());
+    else launch(a.data(), false);
   }
 
   InplaceVariant variant() const { return variant_; }
+  /// Launch shape of the square variants (unused by decomposed).
   const backends::TileConfig& config() const { return config_; }
+  /// Bytes of device workspace the plan holds (decomposed only).
+  std::size_t workspace_bytes() const { return rect_ ? rect_->workspace_bytes() : 0; }
 
  private:
   template <class View>
@@ -193,18 +229,16 @@ class InplaceTransposePlan {
     static_assert(std::is_same_v<typename View::value_type, T>,
                   "tilekit::transpose_inplace: the view must be mutable, of the plan's type");
     detail::require_accessible<ExecSpace, View>();
-    if (a.extent(0) != a.extent(1))
-      detail::fail(opts_.label, "in-place transpose needs a square matrix, got extents " +
-                                    detail::extents_string(a));
-    if (a.extent(0) != n_)
+    if (a.extent(0) != rows_ || a.extent(1) != cols_)
       detail::fail(opts_.label, "extents " + detail::extents_string(a) +
-                                    " differ from the planned edge " + std::to_string(n_));
+                                    " differ from the planned (" + std::to_string(rows_) +
+                                    ", " + std::to_string(cols_) + ")");
     detail::require_contiguous(opts_.label, "matrix", a);
   }
 
   void launch(T* a, bool dry_run) const {
     using impl::index_t;
-    const index_t n = static_cast<index_t>(n_);
+    const index_t n = static_cast<index_t>(rows_);
     if (!dry_run && n == 0) return;
     if (variant_ == InplaceVariant::naive) {
       using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<index_t>>;
@@ -232,8 +266,9 @@ class InplaceTransposePlan {
   ExecSpace exec_;
   InplaceVariant variant_;
   TransposeOptions opts_;
-  std::size_t n_;
+  std::size_t rows_, cols_;
   backends::TileConfig config_{};
+  std::optional<impl::RectInplaceTranspose<ExecSpace, T>> rect_;
 };
 
 template <class E, class V>
