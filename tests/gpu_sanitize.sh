@@ -12,6 +12,8 @@
 # Each run is capped at $TILEKIT_SANITIZE_TIMEOUT seconds (default 120), and
 # runs that would start after $TILEKIT_SANITIZE_BUDGET seconds (default 420)
 # are skipped and listed as such, so the script ends within 10 minutes.
+# TILEKIT_SANITIZE_ONLY (a regular expression over "tool|binary", e.g.
+# '^initcheck|test_fuzz') runs a part of the list.
 set -uo pipefail
 build=${1:?usage: gpu_sanitize.sh BUILD_DIR [OUT_DIR]}
 out=${2:-$build/sanitize}
@@ -36,6 +38,10 @@ runs=(
   "memcheck|test_special_values|*Cuda*|"
   "memcheck|test_concurrency|*Cuda*|"
   "memcheck|test_fuzz|*Cuda*|TILEKIT_FUZZ_CASES=1500"
+  "memcheck|test_transpose_inplace_rect|*Cuda*:-*Large*|"
+  "memcheck|test_half|*Cuda*|"
+  "memcheck|test_permute_batched|*Cuda*|"
+  "memcheck|test_tune|*Cuda*|"
   # racecheck and synccheck: the shared-memory kernels of every family (float;
   # int32 too for reduce) on small shapes, and 200 randomized cases
   "racecheck|test_transpose|Transpose/Cuda_float.EveryVariantLayoutLeft:Transpose/Cuda_float.LaunchShapeOverrides|"
@@ -50,6 +56,8 @@ runs=(
   "synccheck|test_reduce|Reduce/Cuda_float.EveryOperationEverySize:Reduce/Cuda_int32.EvenSplitOfRows|"
   "synccheck|test_cmm|Cmm/Cuda_float.LayoutLeftAndMixedLayouts:Cmm/Cuda_float.LaunchShapeOverrides|"
   "synccheck|test_fuzz|Fuzz/Cuda*|TILEKIT_FUZZ_CASES=200"
+  "racecheck|test_transpose_inplace_rect|*Cuda*.Shapes|"
+  "synccheck|test_transpose_inplace_rect|*Cuda*.Shapes|"
   # initcheck last: every Cuda test of every family
   "initcheck|test_transpose|*Cuda*|"
   "initcheck|test_transpose_inplace|*Cuda*|"
@@ -72,6 +80,8 @@ summary=$out/summary.md
 status=0
 for r in "${runs[@]}"; do
   IFS='|' read -r tool exe filter envs <<<"$r"
+  # TILEKIT_SANITIZE_ONLY: a regular expression over "tool|binary" picks runs.
+  if [ -n "${TILEKIT_SANITIZE_ONLY:-}" ] && ! [[ "$tool|$exe" =~ $TILEKIT_SANITIZE_ONLY ]]; then continue; fi
   [ -x "$bin/$exe" ] || { echo "| $tool | $exe | $filter | missing | - | - | - |" >>"$summary"; status=1; continue; }
   if [ $(( $(date +%s) - start )) -ge "$budget" ]; then
     echo "| $tool | $exe | \`$filter\` | skipped (budget of $budget s spent) | - | - | - |" >>"$summary"
