@@ -12,18 +12,11 @@
 // absent: the scratch path, as on GPUs) and Traits<Exec>::stream_min_bytes
 // (outputs of at least this many bytes are streamed; 0 or absent: never).
 #include <tilekit/backends/traits.hpp>
+#include <tilekit/backends/stream_store.hpp>
 #include <tilekit/impl/tile_copy.hpp>
 
 #include <cstdint>
 #include <type_traits>
-
-// Streaming stores exist where the host compiler targets SSE2 (every x86-64);
-// device compilation passes and other hosts store normally.
-#if defined(__SSE2__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && \
-    !defined(__SYCL_DEVICE_ONLY__)
-#include <emmintrin.h>
-#define TILEKIT_STREAM_STORES 1
-#endif
 
 namespace tilekit::impl {
 
@@ -52,42 +45,24 @@ KOKKOS_INLINE_FUNCTION bool stream_output(double bytes) {
 }
 
 /// Whether streaming stores are compiled in (x86-64 host code).
-constexpr bool have_stream_stores() {
-#if defined(TILEKIT_STREAM_STORES)
-  return true;
-#else
-  return false;
-#endif
-}
+constexpr bool have_stream_stores() { return backends::have_stream_stores(); }
 
 /// dst[0, n) = src[0, n): streamed 16 bytes at a time when `stream` and dst
-/// and the run are 16-byte aligned, else plain stores.
+/// and the run are 16-byte aligned (and the host has streaming stores), else
+/// plain stores.
 template <class T>
 KOKKOS_INLINE_FUNCTION void put_run(T* dst, const T* src, int n, bool stream) {
-#if defined(TILEKIT_STREAM_STORES)
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
   if (stream && std::is_trivially_copyable_v<T> && bytes % 16 == 0 &&
-      reinterpret_cast<std::uintptr_t>(dst) % 16 == 0) {
-    auto* d = reinterpret_cast<__m128i*>(dst);
-    const auto* s = reinterpret_cast<const char*>(src);
-    for (std::size_t k = 0; k < bytes / 16; ++k)
-      _mm_stream_si128(d + k, _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16 * k)));
+      reinterpret_cast<std::uintptr_t>(dst) % 16 == 0 && backends::stream_copy(dst, src, bytes))
     return;
-  }
-#else
-  (void)stream;
-#endif
   for (int k = 0; k < n; ++k) dst[k] = src[k];
 }
 
 /// Orders this thread's streaming stores before what follows (the end of a
 /// kernel: another thread may read the output next).
 KOKKOS_INLINE_FUNCTION void stream_fence(bool stream) {
-#if defined(TILEKIT_STREAM_STORES)
-  if (stream) _mm_sfence();
-#else
-  (void)stream;
-#endif
+  if (stream) backends::stream_store_fence();
 }
 
 /// The micro-kernel: dst[c * ldd + r] = src[r * lds + c] for a full B x B block.
