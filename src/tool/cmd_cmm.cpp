@@ -81,6 +81,10 @@ bool verify(const HC& c, std::int64_t n) {
   return true;
 }
 
+}  // namespace
+
+// One space and type of the measurement: declared `extern` below and
+// instantiated in the units cmake/TilekitToolCases.cmake generates.
 template <class Exec, class T>
 bool run_space_type(const CmmArgs& o, const Exec& exec, double peak, report::Report& rep) {
   using Mem = typename Exec::memory_space;
@@ -187,6 +191,13 @@ bool run_space_type(const CmmArgs& o, const Exec& exec, double peak, report::Rep
   return ok;
 }
 
+#define TILEKIT_TOOL_CASE(prefix, Exec, T) \
+  prefix template bool run_space_type<Exec, T>(const CmmArgs&, const Exec&, double, report::Report&);
+#if !defined(TILEKIT_TOOL_INSTANCES_TU)
+#include TILEKIT_TOOL_CASES
+
+namespace {
+
 Runner setup(CLI::App& app) {
   auto o = std::make_shared<CmmArgs>();
   add_common_options(app, o->common);
@@ -243,5 +254,7 @@ bool measure_cmm(const CmmArgs& o, report::Report& rep) {
 
 TILEKIT_SUBCOMMAND(cmm, "checkered matrix multiplication: variants, copy baseline, transfers",
                    setup);
+
+#endif  // !TILEKIT_TOOL_INSTANCES_TU
 
 }  // namespace tilekit::tool

@@ -139,6 +139,10 @@ std::vector<std::vector<int>> permutations(const PermuteArgs& o, int rank) {
   return out;
 }
 
+}  // namespace
+
+// One space and type of the measurement: declared `extern` below and
+// instantiated in the units cmake/TilekitToolCases.cmake generates.
 template <class Exec, class T>
 bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>& ext, double peak,
               report::Report& rep) {
@@ -243,6 +247,13 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   return ok;
 }
 
+#define TILEKIT_TOOL_CASE(prefix, Exec, T) \
+  prefix template bool run_case<Exec, T>(const PermuteArgs&, const Exec&, const std::vector<index_t>&, double, report::Report&);
+#if !defined(TILEKIT_TOOL_INSTANCES_TU)
+#include TILEKIT_TOOL_CASES
+
+namespace {
+
 Runner setup(CLI::App& app) {
   auto o = std::make_shared<PermuteArgs>();
   add_common_options(app, o->common);
@@ -303,5 +314,7 @@ bool measure_permute(const PermuteArgs& o, report::Report& rep) {
 }
 
 TILEKIT_SUBCOMMAND(permute, "N-D tensor permutation: every variant vs the copy baseline", setup);
+
+#endif  // !TILEKIT_TOOL_INSTANCES_TU
 
 }  // namespace tilekit::tool

@@ -63,6 +63,10 @@ void for_each_reduce_dtype(const std::string& which, Fn&& fn) {
   }
 }
 
+}  // namespace
+
+// One space and type of the measurement: declared `extern` below and
+// instantiated in the units cmake/TilekitToolCases.cmake generates.
 template <class Exec, class T>
 bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const HardwareInfo& hw,
               report::Report& rep) {
@@ -216,6 +220,13 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
   return ok;
 }
 
+#define TILEKIT_TOOL_CASE(prefix, Exec, T) \
+  prefix template bool run_case<Exec, T>(const ReduceArgs&, const Exec&, std::int64_t, const HardwareInfo&, report::Report&);
+#if !defined(TILEKIT_TOOL_INSTANCES_TU)
+#include TILEKIT_TOOL_CASES
+
+namespace {
+
 Runner setup(CLI::App& app) {
   auto o = std::make_shared<ReduceArgs>();
   add_common_options(app, o->common);
@@ -268,5 +279,7 @@ TILEKIT_SUBCOMMAND(reduce,
                    "parallel reductions: seed 004's six steps, Kokkos, CUB and the production "
                    "reduce vs the copy baseline",
                    setup);
+
+#endif  // !TILEKIT_TOOL_INSTANCES_TU
 
 }  // namespace tilekit::tool

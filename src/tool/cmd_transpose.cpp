@@ -17,6 +17,10 @@ const std::vector<std::string> kVariants = {"copy", "copy_kernel", "naive", "til
                                             "tiled_padded", "inplace_naive", "inplace_blocked",
                                             "inplace_decomposed"};
 
+}  // namespace
+
+// One space and type of the measurement: declared `extern` below and
+// instantiated in the units cmake/TilekitToolCases.cmake generates.
 template <class Exec, class T>
 bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, report::Report& rep) {
   using Mem = typename Exec::memory_space;
@@ -132,6 +136,13 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
   return ok;
 }
 
+#define TILEKIT_TOOL_CASE(prefix, Exec, T) \
+  prefix template bool run_space_type<Exec, T>(const TransposeArgs&, const Exec&, double, report::Report&);
+#if !defined(TILEKIT_TOOL_INSTANCES_TU)
+#include TILEKIT_TOOL_CASES
+
+namespace {
+
 Runner setup(CLI::App& app) {
   auto o = std::make_shared<TransposeArgs>();
   add_common_options(app, o->common);
@@ -186,5 +197,7 @@ bool measure_transpose(const TransposeArgs& o, report::Report& rep) {
 
 TILEKIT_SUBCOMMAND(transpose, "2-D matrix transpose: every variant vs the copy baseline",
                    setup);
+
+#endif  // !TILEKIT_TOOL_INSTANCES_TU
 
 }  // namespace tilekit::tool
