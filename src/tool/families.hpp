@@ -20,7 +20,9 @@ namespace tilekit::tool {
 
 struct TransposeArgs {
   CommonOptions common;
-  std::int64_t n = 2048;
+  /// 8192^2 floats: 256 MiB a matrix, beyond any last-level cache, so the copy
+  /// baseline and the kernels run from memory on a CPU as on a GPU.
+  std::int64_t n = 8192;
   std::int64_t m = 0;  ///< rows; 0 = n
   std::string variant = "all";
   TransposeOptions shape;
