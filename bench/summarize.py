@@ -2,10 +2,13 @@
 """Markdown tables from the tool's JSON results (bench/results/*.json).
 
     python3 bench/summarize.py bench/results/transpose-h200.json [...]
+    python3 bench/summarize.py --extremes bench/results/awkward-*-h200.json
 
 One table per file: variant, space, shape, dtype, median time, GB/s, % of the
 deep_copy of the same run, % of theoretical peak, speedup over naive, plus any
-op-specific columns the rows carry.
+op-specific columns the rows carry. --extremes instead gives, per family, space
+and type over all the files, the worst and the best case of the kernels against
+the copy of their own run (and, for reduce sums, against CUB's sum of the same n).
 """
 import json
 import sys
@@ -48,5 +51,44 @@ def table(path):
     return "\n".join(out)
 
 
+BASELINES = {"copy", "memcpy", "cub", "copy_kernel", "openblas"}
+
+
+def case(r):
+    perm = r.get("perm")
+    return fmt(r["shape"]) + (" perm " + fmt(perm).replace("x", ",") if perm else "")
+
+
+def extremes(paths):
+    groups = {}
+    cub = {}
+    for path in paths:
+        d = json.load(open(path))
+        for r in d["rows"]:
+            if r["variant"] == "cub" and r.get("ms"):
+                cub[(r["space"], r["dtype"], fmt(r["shape"]))] = r["ms"]
+        for r in d["rows"]:
+            if r["variant"] in BASELINES or r.get("pct_copy") is None or not r.get("ms"):
+                continue
+            if r.get("perm") and r["perm"] == sorted(r["perm"]):
+                continue  # the identity moves nothing a permutation has to
+            g = groups.setdefault((r["op"], r["variant"], r["space"], r["dtype"]), [])
+            ref = cub.get((r["space"], r["dtype"], fmt(r["shape"])))
+            g.append((r["pct_copy"], case(r), 100.0 * ref / r["ms"] if ref else None))
+    out = ["| family | variant | space | dtype | cases | worst % copy | worst case | median | best % copy | best case | % of CUB (min..max) |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for (op, variant, space, dtype), g in sorted(groups.items()):
+        g.sort()
+        med = g[len(g) // 2][0] if len(g) % 2 else (g[len(g) // 2 - 1][0] + g[len(g) // 2][0]) / 2
+        vs = [x[2] for x in g if x[2] is not None]
+        vs_cub = f"{min(vs):.1f}..{max(vs):.1f}" if vs else "-"
+        out.append(f"| {op} | {variant} | {space} | {dtype} | {len(g)} | {g[0][0]:.1f} | {g[0][1]} | "
+                   f"{med:.1f} | {g[-1][0]:.1f} | {g[-1][1]} | {vs_cub} |")
+    return "\n".join(out)
+
+
 if __name__ == "__main__":
-    print("\n\n".join(table(p) for p in sys.argv[1:]))
+    if sys.argv[1:2] == ["--extremes"]:
+        print(extremes(sys.argv[2:]))
+    else:
+        print("\n\n".join(table(p) for p in sys.argv[1:]))
