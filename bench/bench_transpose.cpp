@@ -6,6 +6,7 @@
 //   bench_transpose --benchmark_out=transpose.json --benchmark_out_format=json
 #include <tilekit/transpose.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <type_traits>
@@ -70,6 +71,29 @@ void register_size(const char* dtype, std::int64_t n) {
                                const std::int64_t lo = n * n * p / parts, hi = n * n * (p + 1) / parts;
                                std::memcpy(dst + lo, src + lo, (hi - lo) * sizeof(T));
                              });
+      });
+    });
+    // The tiles' own ceiling: the same bytes copied tile by tile (64 x 64, the
+    // host transpose's tile, rows of tiles split over the threads) without
+    // transposing. On a CPU whose memcpy streams far faster than any blocked
+    // access, this row, not memcpy, bounds every kernel that visits a matrix
+    // in tiles (docs/performance.md, "The CPU").
+    bench::add("tile_copy" + suffix, [=](benchmark::State& s) {
+      auto& B = get();
+      Exec exec;
+      constexpr std::int64_t t = 64;
+      const std::int64_t tiles = (n + t - 1) / t;
+      const T* src = B.a.data();
+      T* dst = B.b.data();
+      bench::timed(s, exec, bytes, dtype, false, [&] {
+        Kokkos::parallel_for(
+            "tilekit::tile_copy", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, tiles * tiles),
+            [=](const std::int64_t k) {
+              const std::int64_t i0 = k / tiles * t, j0 = k % tiles * t;
+              const std::int64_t i1 = std::min(n, i0 + t), w = std::min(n, j0 + t) - j0;
+              for (std::int64_t i = i0; i < i1; ++i)
+                std::memcpy(dst + i * n + j0, src + i * n + j0, w * sizeof(T));
+            });
       });
     });
 #if defined(TILEKIT_BENCH_OPENBLAS)

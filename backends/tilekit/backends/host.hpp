@@ -1,10 +1,10 @@
 #pragma once
 // Data shared by the host backends (OpenMP, Serial): a team is one thread
 // (team size 1, vector length 1) and the tile loop is a plain loop the compiler
-// vectorises. Out of place, a 64 x 64 tile of 4-byte elements (16 KiB; 32 x 32
-// for 8-byte ones) gives each row 256 contiguous bytes to read and write, which
-// the hardware prefetchers follow; in place, two tiles of 32 x 32 (16 x 16)
-// stay in L1 together.
+// vectorises. Out of place, a 128 x 128 tile of 4-byte elements (64 KiB;
+// 64 x 64 for 8-byte ones) gives each row 512 contiguous bytes to read and
+// write, which the hardware prefetchers follow; in place, two tiles of 32 x 32
+// (16 x 16) stay in L1 together.
 #include <tilekit/backends/traits.hpp>
 
 namespace tilekit::backends {
@@ -13,19 +13,24 @@ struct HostTraits {
   static constexpr int loads_in_flight = 1;
   static constexpr long max_league = 1L << 30;
   static TileConfig transpose_tile(std::size_t elem_bytes) {
-    return {elem_bytes >= 8 ? 32 : 64, 1, 1, 1};
+    return {elem_bytes >= 8 ? 64 : 128, 1, 1, 1};
   }
   static constexpr int stage_registers = 1;
-  /// The out-of-place transpose (and the permute's transposition tiles) write
-  /// a scratch tile back in micro-blocks one 64-byte cache line wide and high
-  /// (16 x 16 floats, 8 x 8 doubles): each destination line is written whole
-  /// at once, by the vector stores the compiler makes of the unrolled block
-  /// (impl/micro_transpose.hpp). The in-place transpose keeps its element-wise
-  /// store: with micro-blocks it measured lower in every noisy A/B run here.
-  static constexpr int transpose_micro_bytes = 64;
+  /// The out-of-place transpose (and the permute's transposition tiles) move
+  /// their tiles in micro-blocks of 8 x 8 elements, plain loops of
+  /// compile-time trip counts that the compiler unrolls and vectorises
+  /// (impl/micro_transpose.hpp): the transpose reads each tile from the matrix
+  /// straight into scratch transposed, then writes whole destination rows.
+  static constexpr int transpose_micro_edge = 8;
   /// Out-of-place outputs of 32 MiB or more (beyond the last-level cache) are
   /// written with streaming stores: no read of the destination lines first.
   static constexpr long stream_min_bytes = 1L << 25;
+  /// Consecutive tiles go down a column of tiles, so a thread's writes continue
+  /// the same destination rows from tile to tile (impl/micro_transpose.hpp).
+  static constexpr bool tiles_down_columns = true;
+  /// The tile lives in level-1 scratch: level 0 holds 32 KiB on OpenMP, and
+  /// 128 x 128 floats (64 KiB, L2) write destination rows of 512 bytes.
+  static constexpr int transpose_scratch_level = 1;
   static TileConfig transpose_inplace_tile(std::size_t elem_bytes) {
     return {elem_bytes >= 8 ? 16 : 32, 1, 1, 1};
   }

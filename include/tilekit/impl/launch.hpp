@@ -24,21 +24,23 @@ inline int league_for(index_t work, long max_league) {
 /// with `scratch` bytes of level-0 scratch on exec (Kokkos' team_size_max: it
 /// counts f's registers on a GPU).
 template <class Exec, class Functor>
-int team_rows_max(const Exec& exec, const Functor& f, int vector, std::size_t scratch) {
+int team_rows_max(const Exec& exec, const Functor& f, int vector, std::size_t scratch,
+                  int level = 0) {
   return Kokkos::TeamPolicy<Exec>(exec, 1, 1, vector)
-      .set_scratch_size(0, Kokkos::PerTeam(scratch))
+      .set_scratch_size(level, Kokkos::PerTeam(scratch))
       .team_size_max(f, Kokkos::ParallelForTag());
 }
 
-/// Team policy of team_rows x vector work items and `scratch` bytes of level-0
-/// scratch; `flat` launches them as one flat team (vector length 1,
-/// consecutive ranks are consecutive GPU lanes) for the register-staged moves.
-/// Throws when the space cannot launch it.
+/// Team policy of team_rows x vector work items and `scratch` bytes of
+/// scratch at `level` (0: the fast, small level; a kernel reads the level it
+/// was launched with); `flat` launches them as one flat team (vector length
+/// 1, consecutive ranks are consecutive GPU lanes) for the register-staged
+/// moves. Throws when the space cannot launch it.
 template <class Exec, class Functor>
 Kokkos::TeamPolicy<Exec> team_policy(const std::string& where, const Exec& exec,
                                      const Functor& f, int league,
                                      const backends::TileConfig& c, std::size_t scratch,
-                                     bool flat = false) {
+                                     bool flat = false, int level = 0) {
   const int team = flat ? c.team_rows * c.vector : c.team_rows;
   const int vector = flat ? 1 : c.vector;
   const int vmax = Kokkos::TeamPolicy<Exec>::vector_length_max();
@@ -46,19 +48,19 @@ Kokkos::TeamPolicy<Exec> team_policy(const std::string& where, const Exec& exec,
     detail::fail(where, "vector length " + std::to_string(vector) + " exceeds " +
                             std::to_string(vmax) + " on " + Exec::name());
   Kokkos::TeamPolicy<Exec> probe(exec, 1, 1, vector);
-  const std::size_t smax = static_cast<std::size_t>(probe.scratch_size_max(0));
+  const std::size_t smax = static_cast<std::size_t>(probe.scratch_size_max(level));
   if (scratch > smax)
     detail::fail(where, "scratch tile of " + std::to_string(scratch) + " bytes exceeds the " +
                             std::to_string(smax) + " available per team on " + Exec::name() +
                             "; use a smaller tile");
-  const int tmax = team_rows_max(exec, f, vector, scratch);
+  const int tmax = team_rows_max(exec, f, vector, scratch, level);
   if (team > tmax)
     detail::fail(where, "team of " + std::to_string(c.team_rows) + " x " +
                             std::to_string(c.vector) + " work items exceeds the " +
                             std::to_string(tmax * vector) + " that " + Exec::name() +
                             " can launch with this tile");
   Kokkos::TeamPolicy<Exec> p(exec, league, team, vector);
-  p.set_scratch_size(0, Kokkos::PerTeam(scratch));
+  p.set_scratch_size(level, Kokkos::PerTeam(scratch));
   return p;
 }
 

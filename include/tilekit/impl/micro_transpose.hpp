@@ -1,14 +1,15 @@
 #pragma once
-// The host path of the tiled transposes: a one-thread team reads its tile
-// into scratch row by row (contiguous, vectorised copies), then writes it
-// transposed in micro-blocks of B x B elements, B x sizeof(T) = one cache
-// line (backends' transpose_micro_bytes), so every line written is written
-// whole at once. The micro-kernel is plain loops with compile-time trip counts, which
+// The host path of the tiled transposes: a one-thread team moves its tile in
+// micro-blocks of B x B elements (backends' transpose_micro_edge). The
+// out-of-place transpose reads the tile from the matrix into scratch
+// transposed, then writes whole destination rows, streamed when large; the
+// permute's tiled kernel writes its scratch tile out transposed by
+// micro-blocks. The micro-kernel is plain loops with compile-time trip counts, which
 // the compiler unrolls fully and vectorises (docs/performance.md, "CPU path",
 // shows what GCC makes of it). Large outputs may be written with streaming
 // (non-temporal) stores, which do not read the destination lines first.
 //
-// Backends choose it as data: Traits<Exec>::transpose_micro_bytes (0 or
+// Backends choose it as data: Traits<Exec>::transpose_micro_edge (0 or
 // absent: the scratch path, as on GPUs) and Traits<Exec>::stream_min_bytes
 // (outputs of at least this many bytes are streamed; 0 or absent: never).
 #include <tilekit/backends/traits.hpp>
@@ -20,17 +21,39 @@
 
 namespace tilekit::impl {
 
-/// Micro-block edge in elements of T on Exec: transpose_micro_bytes / sizeof(T)
-/// (at least 2), or 0 where the backend keeps the scratch path.
+/// Micro-block edge in elements on Exec: Traits<Exec>::transpose_micro_edge
+/// (at least 2), or 0 where the backend keeps the scratch path (absent or 0).
 template <class Exec, class T>
 constexpr int micro_edge() {
-  if constexpr (requires { backends::Traits<Exec>::transpose_micro_bytes; }) {
-    constexpr int bytes = backends::Traits<Exec>::transpose_micro_bytes;
-    if constexpr (bytes <= 0) return 0;
-    else return bytes / static_cast<int>(sizeof(T)) >= 2 ? bytes / static_cast<int>(sizeof(T)) : 2;
+  if constexpr (requires { backends::Traits<Exec>::transpose_micro_edge; }) {
+    constexpr int edge = backends::Traits<Exec>::transpose_micro_edge;
+    return edge <= 0 ? 0 : edge < 2 ? 2 : edge;
   } else {
     return 0;
   }
+}
+
+/// Whether Exec's teams walk the tiles of a transpose down the columns of
+/// tiles, so that consecutive tiles continue the same destination rows (a
+/// CPU thread's writes stay sequential from tile to tile), rather than along
+/// the rows of tiles (GPUs). Traits<Exec>::tiles_down_columns; absent: false.
+template <class Exec>
+constexpr bool tiles_down_columns() {
+  if constexpr (requires { backends::Traits<Exec>::tiles_down_columns; })
+    return backends::Traits<Exec>::tiles_down_columns;
+  else
+    return false;
+}
+
+/// The team scratch level of the tiled out-of-place transpose's tile on Exec:
+/// Traits<Exec>::transpose_scratch_level (a CPU's level 1 holds tiles past the
+/// 32 KiB of level 0: rows long enough for the write streams); absent: 0.
+template <class Exec>
+constexpr int transpose_scratch_level() {
+  if constexpr (requires { backends::Traits<Exec>::transpose_scratch_level; })
+    return backends::Traits<Exec>::transpose_scratch_level;
+  else
+    return 0;
 }
 
 /// Whether an output of `bytes` bytes is written with streaming stores on Exec.
@@ -115,6 +138,15 @@ KOKKOS_INLINE_FUNCTION void micro_store_transposed(const T* src, index_t lds, T*
         for (int r = i; r < nr; ++r) dst[j * ldd + r] = src[r * lds + j];
     }
   }
+}
+
+/// dst[r * ldd + c] = s(r, c) for r < nr, c < nc: a scratch tile written out
+/// row by row, each row one contiguous run (streamed when `stream`). Rows
+/// are split over the team's work items (one on a CPU).
+template <class Tile, class T>
+KOKKOS_INLINE_FUNCTION void store_tile_rows(const Tile& s, T* dst, index_t ldd, int nr, int nc, int tid,
+                                       int nt, bool stream) {
+  for (int r = tid; r < nr; r += nt) put_run(dst + r * ldd, &s(r, 0), nc, stream);
 }
 
 /// The same from a scratch tile view s(r, c).

@@ -156,7 +156,8 @@ class TransposePlan {
       const index_t teams = (ntiles + config_.tiles_per_team - 1) / config_.tiles_per_team;
       auto policy = impl::team_policy(
           w, exec_, f, impl::league_for(teams, backends::Traits<ExecSpace>::max_league),
-          config_, F::scratch_bytes(tile, ld), /*flat=*/true);
+          config_, F::scratch_bytes(tile, ld), /*flat=*/true,
+          impl::transpose_scratch_level<ExecSpace>());
       if (!dry_run) Kokkos::parallel_for(opts_.label + "_tiled", policy, f);
     });
   }

@@ -26,10 +26,12 @@ struct TransposeNaive {
 /// team's N staging registers per work item (GPUs: many work items per team),
 /// the next tile's loads are issued before the current tile is stored, so
 /// loads stay in flight across the barriers. Otherwise (CPUs: a team is one
-/// thread) the tile is read in row strips of K rows with vectorisable loops,
-/// and written back in cache-line micro-blocks where the backend gives their
-/// edge (micro_transpose.hpp; streamed when the output is large), else in
-/// row strips too.
+/// thread), where the backend gives a micro-block edge, the tile is read into
+/// scratch already transposed, micro-block by micro-block, and written out as
+/// whole destination rows (streamed when the output is large), the teams
+/// walking the tiles down their columns so a thread's writes continue the
+/// same rows (micro_transpose.hpp); else it is read and written in row strips
+/// of K rows.
 template <class Exec, class T, int K, int N>
 struct TransposeTiled {
   static constexpr int B = micro_edge<Exec, T>();
@@ -50,15 +52,21 @@ struct TransposeTiled {
   };
   KOKKOS_INLINE_FUNCTION Geom geom(index_t t) const {
     Geom g;
-    g.i0 = (t / tiles_per_row) * tile;
-    g.j0 = (t % tiles_per_row) * tile;
+    if constexpr (tiles_down_columns<Exec>()) {
+      const index_t tiles_per_column = ntiles / tiles_per_row;
+      g.i0 = (t % tiles_per_column) * tile;
+      g.j0 = (t / tiles_per_column) * tile;
+    } else {
+      g.i0 = (t / tiles_per_row) * tile;
+      g.j0 = (t % tiles_per_row) * tile;
+    }
     g.nr = static_cast<int>(Kokkos::min<index_t>(tile, rows - g.i0));
     g.nc = static_cast<int>(Kokkos::min<index_t>(tile, cols - g.j0));
     return g;
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    Tile s(team.team_scratch(0), tile, ld);
+    Tile s(team.team_scratch(transpose_scratch_level<Exec>()), tile, ld);
     const int tid = team.team_rank(), nt = team.team_size();
     T v[N];
     const bool stream = B > 0 && stream_output<Exec>(static_cast<double>(rows) * cols * sizeof(T));
@@ -72,6 +80,9 @@ struct TransposeTiled {
       const bool staged = stage_fits(N, g.nr, g.nc, nt);
       if (staged)
         stage_commit(v, s, g.nr, g.nc, tid, nt);
+      else if constexpr (B > 0)  // transposed on the way in: s(c, r) = in(r, c)
+        micro_store_transposed<B>(in + g.i0 * cols + g.j0, cols, s.data(),
+                                  static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt, false);
       else
         tile_load<K>(team, s, in + g.i0 * cols + g.j0, cols, g.nr, g.nc);
       team.team_barrier();
@@ -82,8 +93,8 @@ struct TransposeTiled {
       }
       if (staged)
         stage_store_transposed(s, out + g.j0 * rows + g.i0, rows, g.nr, g.nc, tid, nt);
-      else if constexpr (B > 0)
-        micro_store_transposed<B>(s, out + g.j0 * rows + g.i0, rows, g.nr, g.nc, tid, nt, stream);
+      else if constexpr (B > 0)  // whole destination rows, one contiguous run each
+        store_tile_rows(s, out + g.j0 * rows + g.i0, rows, g.nc, g.nr, tid, nt, stream);
       else
         tile_store_transposed<K>(team, s, out + g.j0 * rows + g.i0, rows, g.nr, g.nc);
       team.team_barrier();
