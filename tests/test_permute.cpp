@@ -243,7 +243,7 @@ TYPED_TEST(Permute, StreamedLargeOutputs) {
         b("b", 10885, 3, 257);
     tilekit::PermutePlan plan(E(), a, b, perm);
     const auto& L = plan.tiled_layout();
-    if constexpr (tilekit::impl::micro_edge<E, T>() > 0) {
+    if constexpr (tilekit::impl::line_micro_edge<E, T>() > 0) {
       ASSERT_EQ(plan.method(), tilekit::PermuteMethod::tiled);
       ASSERT_TRUE(L.kind == tilekit::impl::BoxKind::affine && L.s_row == 1 && L.s_col == L.ld)
           << "the case no longer takes the micro-blocked store";

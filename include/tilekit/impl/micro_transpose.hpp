@@ -1,10 +1,10 @@
 #pragma once
 // The host path of the tiled transposes: a one-thread team moves its tile in
-// micro-blocks of B x B elements (backends' transpose_micro_edge). The
-// out-of-place transpose reads the tile from the matrix into scratch
-// transposed, then writes whole destination rows, streamed when large; the
-// permute's tiled kernel writes its scratch tile out transposed by
-// micro-blocks. The micro-kernel is plain loops with compile-time trip counts, which
+// micro-blocks of B x B elements. The out-of-place transpose reads the tile
+// from the matrix into scratch transposed (backends' transpose_micro_edge),
+// then writes whole destination rows, streamed when large; the permute's
+// tiled kernel writes its scratch tile out transposed by micro-blocks one
+// cache line wide (store_micro_bytes). The micro-kernel is plain loops with compile-time trip counts, which
 // the compiler unrolls fully and vectorises (docs/performance.md, "CPU path",
 // shows what GCC makes of it). Large outputs may be written with streaming
 // (non-temporal) stores, which do not read the destination lines first.
@@ -28,6 +28,21 @@ constexpr int micro_edge() {
   if constexpr (requires { backends::Traits<Exec>::transpose_micro_edge; }) {
     constexpr int edge = backends::Traits<Exec>::transpose_micro_edge;
     return edge <= 0 ? 0 : edge < 2 ? 2 : edge;
+  } else {
+    return 0;
+  }
+}
+
+/// Micro-block edge in elements of T for the permute's transposed store on
+/// Exec: Traits<Exec>::store_micro_bytes / sizeof(T) (at least 2): each
+/// destination row of a block is one cache line, written whole; 0 where the
+/// backend keeps the scratch path (absent or 0).
+template <class Exec, class T>
+constexpr int line_micro_edge() {
+  if constexpr (requires { backends::Traits<Exec>::store_micro_bytes; }) {
+    constexpr int bytes = backends::Traits<Exec>::store_micro_bytes;
+    if constexpr (bytes <= 0) return 0;
+    else return bytes / static_cast<int>(sizeof(T)) >= 2 ? bytes / static_cast<int>(sizeof(T)) : 2;
   } else {
     return 0;
   }

@@ -176,7 +176,7 @@ struct PermuteTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   /// Micro-block edge of the host path; 0: none (GPUs, or scaled stores).
   static constexpr int B =
-      Kind == BoxKind::affine && std::is_same_v<Store, StoreMove<T>> ? micro_edge<Exec, T>() : 0;
+      Kind == BoxKind::affine && std::is_same_v<Store, StoreMove<T>> ? line_micro_edge<Exec, T>() : 0;
   using Scratch = ScratchArray<T, Exec>;
   using Tables = ScratchArray<index_t, Exec>;
   /// Teams of many work items (staged) read the tables from team scratch.
