@@ -47,6 +47,8 @@ rejects "--shape"         permute --shape 8,0,8
 rejects "--perm"          permute --shape 8,8,8 --perm 0,0,1
 rejects "--cases"         fuzz --cases 0
 rejects "--slots"         transpose --n 64 --slots 0
+rejects "--sub"           transpose --n 64 --sub diagonal
+rejects "--sub-ld"        transpose --n 64 --sub block --sub-ld 63
 rejects "unknown key"     fuzz --replay "op=permute size=3"
 rejects "variant"         fuzz --replay "op=permute variant=quick type=float shape=3 perm=0"
 
@@ -105,6 +107,15 @@ if "$tool" transpose --space all --m 37 --n 100 --variant inplace_decomposed --r
 else
   echo "FAIL: in-place rectangular rows"; cat "$tmp/out"; failed=1
 fi
+# Strided input windows (docs/strided.md) run, verify and are labelled.
+for kind in block rows2; do
+  if "$tool" transpose --space all --m 37 --n 100 --sub "$kind" --sub-ld 131 --reps 1 \
+      >"$tmp/out" 2>&1 && grep -q "tiled_padded_sub_$kind" "$tmp/out"; then
+    echo "ok: --sub $kind rows"
+  else
+    echo "FAIL: --sub $kind rows"; cat "$tmp/out"; failed=1
+  fi
+done
 if "$tool" transpose --space all --m 17 --n 33 --dtype half,bhalf --reps 1 >"$tmp/out" 2>"$tmp/err"; then
   echo "ok: half and bhalf rows"
 elif grep -q "no 2-byte half" "$tmp/err" && ! grep -q "GB/s" "$tmp/out"; then

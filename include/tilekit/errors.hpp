@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace tilekit {
 
@@ -49,14 +50,72 @@ void require_contiguous(const std::string& where, const char* name, const View& 
                     " is not contiguous (padded allocation or subview)");
 }
 
-/// True when the memory of a and b overlaps.
+template <class View>
+constexpr bool is_stride_v = std::is_same_v<typename View::array_layout, Kokkos::LayoutStride>;
+
+/// A LayoutRight, LayoutLeft or LayoutStride view (docs/strided.md) whose
+/// elements are distinct: every stride of an extent > 1 is positive, and,
+/// sorted by stride, each dimension steps over the whole of the one before it
+/// (what any subview of a LayoutRight/LayoutLeft view satisfies). Zero,
+/// negative-free but overlapping strides throw.
+template <class View>
+void require_strided(const std::string& where, const char* name, const View& v) {
+  static_assert(is_right_or_left_v<View> || is_stride_v<View>,
+                "tilekit: views must be Kokkos::LayoutRight, LayoutLeft or LayoutStride");
+  if constexpr (is_stride_v<View>) {
+    if (v.size() == 0) return;
+    std::int64_t e[View::rank() + 1], st[View::rank() + 1];
+    int k = 0;
+    for (unsigned r = 0; r < View::rank(); ++r)
+      if (v.extent(r) > 1) {
+        e[k] = static_cast<std::int64_t>(v.extent(r));
+        st[k] = static_cast<std::int64_t>(v.stride(r));
+        ++k;
+      }
+    for (int a = 1; a < k; ++a)  // insertion sort by stride (rank <= 8)
+      for (int b = a; b > 0 && st[b] < st[b - 1]; --b) {
+        std::swap(st[b], st[b - 1]);
+        std::swap(e[b], e[b - 1]);
+      }
+    std::int64_t span = 1;  // of the dimensions of smaller stride
+    for (int a = 0; a < k; ++a) {
+      std::ostringstream s;
+      for (unsigned r = 0; r < View::rank(); ++r) s << (r ? ", " : "(") << v.stride(r);
+      s << ')';
+      if (st[a] <= 0)
+        fail(where, std::string(name) + " with extents " + extents_string(v) + " has strides " +
+                        s.str() + ": a dimension of extent > 1 needs a positive stride");
+      if (a > 0 && st[a] < span)
+        fail(where, std::string(name) + " with extents " + extents_string(v) + " has strides " +
+                        s.str() + " whose elements overlap; tilekit needs distinct elements");
+      span += (e[a] - 1) * st[a];
+    }
+  }
+}
+
+/// Elements from the first to one past the last of a non-empty view: span()
+/// for contiguous layouts; for LayoutStride 1 + sum (extent - 1) * stride
+/// (Kokkos' span() there may reach past the last element).
+template <class View>
+std::size_t address_span(const View& v) {
+  if constexpr (is_stride_v<View>) {
+    std::size_t s = 1;
+    for (unsigned r = 0; r < View::rank(); ++r) s += (v.extent(r) - 1) * v.stride(r);
+    return s;
+  } else {
+    return v.span();
+  }
+}
+
+/// True when the address ranges of a and b overlap (for strided views, the
+/// ranges from the first to the last element: interleaved windows count).
 template <class A, class B>
 bool overlaps(const A& a, const B& b) {
   if (a.size() == 0 || b.size() == 0) return false;
   auto a0 = reinterpret_cast<std::uintptr_t>(a.data());
   auto b0 = reinterpret_cast<std::uintptr_t>(b.data());
-  auto a1 = a0 + a.span() * sizeof(typename A::value_type);
-  auto b1 = b0 + b.span() * sizeof(typename B::value_type);
+  auto a1 = a0 + address_span(a) * sizeof(typename A::value_type);
+  auto b1 = b0 + address_span(b) * sizeof(typename B::value_type);
   return a0 < b1 && b0 < a1;
 }
 
@@ -89,6 +148,20 @@ constexpr void require_in_out_pair() {
                 "tilekit: input and output value types differ from the plan's");
   static_assert(std::is_same_v<typename InView::array_layout, typename OutView::array_layout>,
                 "tilekit: input and output must have the same layout");
+  require_accessible<Exec, InView>();
+  require_accessible<Exec, OutView>();
+}
+
+/// As require_in_out_pair, for the families that read strides (transpose):
+/// the layouts may differ when either view is LayoutStride.
+template <class Exec, class T, class InView, class OutView>
+constexpr void require_in_out_strided_pair() {
+  static_assert(std::is_same_v<typename OutView::value_type, T> &&
+                    std::is_same_v<typename InView::non_const_value_type, T>,
+                "tilekit: input and output value types differ from the plan's");
+  static_assert(std::is_same_v<typename InView::array_layout, typename OutView::array_layout> ||
+                    is_stride_v<InView> || is_stride_v<OutView>,
+                "tilekit: input and output must have the same layout (or either LayoutStride)");
   require_accessible<Exec, InView>();
   require_accessible<Exec, OutView>();
 }

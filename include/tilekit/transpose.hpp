@@ -11,8 +11,10 @@
 //   plan.execute(in, out);                               // reuse the checked setup
 //
 // Views: rank 2, contiguous LayoutRight or LayoutLeft (both of one layout),
-// accessible from the execution space. Bad extents or aliasing throw
-// tilekit::invalid_argument before anything is written.
+// or, out of place, LayoutStride windows (docs/strided.md: a unit innermost
+// stride keeps the tiled kernels), accessible from the execution space. Bad
+// extents, overlapping strides or aliasing throw tilekit::invalid_argument
+// before anything is written.
 //
 // Threads: a plan holds nothing execute() writes, so host threads may share
 // one (each on its own views); plans on different execution space instances

@@ -33,6 +33,16 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
   Buf b(Kokkos::view_alloc(exec, "tilekit::tool::b"), count);
   Mat in(a.data(), rows, cols), out(b.data(), cols, rows), sq(b.data(), rows, cols);
   fill_pattern(exec, a);
+  // --sub: the out-of-place rows read a strided window of a larger parent
+  // (filled with the pattern by parent index); the output stays contiguous.
+  using Win = Kokkos::View<const T**, Kokkos::LayoutStride, Mem, Kokkos::MemoryUnmanaged>;
+  const bool sub = o.sub != "none";
+  const std::int64_t ld = o.sub == "rows2" ? 2 * cols : (o.sub_ld > 0 ? o.sub_ld : cols + 64);
+  Buf parent(Kokkos::view_alloc(exec, "tilekit::tool::parent"), sub ? (rows - 1) * ld + cols : 0);
+  if (sub) fill_pattern(exec, parent);
+  const Win win(parent.data(), Kokkos::LayoutStride(rows, ld, cols, 1));
+  // Parent index of input element (i, j).
+  auto at = [&](std::int64_t i, std::int64_t j) { return sub ? i * ld + j : i * cols + j; };
   exec.fence();
 
   auto wanted = split_list(o.variant);
@@ -43,6 +53,16 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
   auto poison = [&] { Kokkos::deep_copy(exec, b, static_cast<T>(-7)); };
   // transposed: b holds in^T (out-of-place, or in-place on a copy of a).
   auto verify = [&]() -> bool {
+    if (!o.common.check) return true;
+    exec.fence();
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (std::int64_t j = 0; j < cols; ++j)
+        if (h(j * rows + i) != static_cast<T>(pattern(at(i, j)))) return false;
+    return true;
+  };
+  // In place: b holds the transpose of a (contiguous).
+  auto verify_contiguous = [&]() -> bool {
     if (!o.common.check) return true;
     exec.fence();
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
@@ -95,23 +115,34 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
   }
   for (auto v : {TransposeVariant::naive, TransposeVariant::tiled, TransposeVariant::tiled_padded}) {
     if (!selected(std::string(to_string(v)))) continue;
-    TransposePlan plan(exec, in, out, v, o.shape);
-    poison();
-    plan.execute(in, out);
-    const bool good = verify();
-    ok = ok && good;
-    auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(in, out); });
-    auto row = add_row(std::string(to_string(v)), t, o.common.check && good,
-                       v == TransposeVariant::naive ? 0 : naive_ms);
-    if (v == TransposeVariant::naive) naive_ms = row.ms;
-    if (v != TransposeVariant::naive) {
-      rep.rows.back().extra["tile"] = plan.config().tile;
-      rep.rows.back().extra["threads"] = plan.config().team_rows * plan.config().vector;
-    }
-    if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
-    if (!o.transfers.empty())
-      add_transfer_rows(exec, o.common, o.transfers, a, b, [&] { plan.execute(in, out); },
-                        rep.rows.back(), copy_gbps, peak, rep);
+    auto one = [&](const auto& src) {
+      TransposePlan plan(exec, src, out, v, o.shape);
+      poison();
+      plan.execute(src, out);
+      const bool good = verify();
+      ok = ok && good;
+      auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(src, out); });
+      auto row = add_row(std::string(to_string(v)) + (sub ? "_sub_" + o.sub : ""), t,
+                         o.common.check && good, v == TransposeVariant::naive ? 0 : naive_ms);
+      if (v == TransposeVariant::naive) naive_ms = row.ms;
+      if (v != TransposeVariant::naive) {
+        rep.rows.back().extra["tile"] = plan.config().tile;
+        rep.rows.back().extra["threads"] = plan.config().team_rows * plan.config().vector;
+      }
+      if (sub) {
+        rep.rows.back().extra["sub"] = o.sub;
+        rep.rows.back().extra["in_strides"] = std::to_string(ld) + ",1";
+        rep.rows.back().extra["kernel"] = plan.tiled() ? "tiled" : "strided";
+      }
+      if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
+      if (!o.transfers.empty())
+        add_transfer_rows(exec, o.common, o.transfers, a, b, [&] { plan.execute(src, out); },
+                          rep.rows.back(), copy_gbps, peak, rep);
+    };
+    if (sub)
+      one(win);
+    else
+      one(in);
   }
   // In place: the square swaps on square matrices; the decomposition on any
   // shape (rows x cols in b's memory, left as cols x rows). Each timed
@@ -123,7 +154,7 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
     InplaceTransposePlan plan(exec, sq, v, o.shape);
     Kokkos::deep_copy(exec, b, a);
     plan.execute(sq);
-    const bool good = verify();
+    const bool good = verify_contiguous();
     ok = ok && good;
     auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(sq); });
     auto row = add_row(std::string(to_string(v)), t, o.common.check && good,
@@ -168,9 +199,24 @@ Runner setup(CLI::App& app) {
                  "line through the workspace; default: the backend's)")
       ->check(CLI::Range(0L, 1L << 30));
   add_transfers_option(app, o->transfers);
+  app.add_option("--sub", o->sub,
+                 "out-of-place rows read a strided (LayoutStride) window of a larger input: "
+                 "none, block (a column block: rows of --sub-ld elements) or rows2 (every "
+                 "other row); rows are labelled <variant>_sub_<kind>")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"none", "block", "rows2"}));
+  app.add_option("--sub-ld", o->sub_ld,
+                 "--sub block: row length of the parent allocation (default: n + 64)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   return [o]() -> int {
     const double elements = static_cast<double>(o->m > 0 ? o->m : o->n) * static_cast<double>(o->n);
-    preflight(o->common, [&](std::size_t es) { return 2 * elements * es; });  // in and out
+    if (o->sub == "block" && o->sub_ld > 0 && o->sub_ld < o->n)
+      throw CLI::ValidationError("--sub-ld", "must be at least --n");
+    const double rows = static_cast<double>(o->m > 0 ? o->m : o->n);
+    const double parent = o->sub == "none"  ? 0
+                          : o->sub == "rows2" ? 2 * elements
+                                              : rows * (o->sub_ld > 0 ? o->sub_ld : o->n + 64);
+    preflight(o->common, [&](std::size_t es) { return (2 * elements + parent) * es; });
     report::Report rep;
     const bool ok = measure_transpose(*o, rep);
     return finish(o->common, rep, ok);

@@ -27,6 +27,11 @@ struct TransposeArgs {
   std::string variant = "all";
   TransposeOptions shape;
   std::string transfers;  ///< "", "pageable", "pinned" or both: rows including host<->device copies
+  /// Out-of-place rows on a strided input window (docs/strided.md): "none",
+  /// "block" (columns 0..n of a parent with rows of sub_ld) or "rows2"
+  /// (every other row of a 2m x n parent).
+  std::string sub = "none";
+  std::int64_t sub_ld = 0;  ///< block: the parent's row length (0: n + 64)
 };
 bool measure_transpose(const TransposeArgs& a, report::Report& rep);
 

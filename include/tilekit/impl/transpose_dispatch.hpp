@@ -76,10 +76,47 @@ backends::TileConfig resolve_tile(const std::string& where, const TransposeOptio
   return c;
 }
 
+/// The addressing of one out-of-place transpose (docs/strided.md), in the
+/// frame the kernels use: element (i, j), i < m, j < n, is read from
+/// in[i * si0 + j * si1] and written to out[j * so0 + i * so1]. `tiled` when
+/// both unit strides are innermost (si1 == so1 == 1): the tiled kernels then
+/// take ld_in = si0, ld_out = so0 (contiguous: n and m).
+struct TransposeGeom {
+  index_t m = 0, n = 0, si0 = 0, si1 = 0, so0 = 0, so1 = 0;
+  bool tiled = false;
+};
+
+/// in (R x C) strides (a, b), out (C x R) strides (c, d). The row-major frame
+/// is (m, n) = (R, C); the column-major one (m, n) = (C, R) with the strides
+/// swapped. Strides of extent-1 dimensions do not matter and are normalised.
+inline TransposeGeom transpose_geom(index_t R, index_t C, index_t a, index_t b, index_t c,
+                                    index_t d) {
+  auto frame = [](index_t m, index_t n, index_t si0, index_t si1, index_t so0, index_t so1) {
+    if (n <= 1) si1 = 1, so0 = m;
+    if (m <= 1) si0 = n, so1 = 1;
+    TransposeGeom g{m, n, si0, si1, so0, so1, false};
+    g.tiled = si1 == 1 && so1 == 1;
+    return g;
+  };
+  const TransposeGeom right = frame(R, C, a, b, c, d);
+  if (right.tiled) return right;
+  const TransposeGeom left = frame(C, R, b, a, d, c);
+  if (left.tiled) return left;
+  return left.si1 == 1 ? left : right;  // naive: keep the reads unit-stride if any
+}
+
+template <class InView, class OutView>
+TransposeGeom transpose_geom(const InView& in, const OutView& out) {
+  auto st = [](const auto& v, int r) { return static_cast<index_t>(v.stride(r)); };
+  return transpose_geom(static_cast<index_t>(in.extent(0)), static_cast<index_t>(in.extent(1)),
+                        st(in, 0), st(in, 1), st(out, 0), st(out, 1));
+}
+
 }  // namespace impl
 
-/// Out-of-place transpose plan: out = in^T for 2-D views of one layout.
-/// Validates once; execute() re-checks the extents of the views it is given.
+/// Out-of-place transpose plan: out = in^T for 2-D views of one layout, or
+/// either LayoutStride (docs/strided.md). Validates once; execute() re-checks
+/// the extents and strides of the views it is given.
 template <class ExecSpace, class T>
 class TransposePlan {
  public:
@@ -90,24 +127,30 @@ class TransposePlan {
                 TransposeVariant variant = TransposeVariant::tiled_padded,
                 TransposeOptions opts = {})
       : exec_(exec), variant_(variant), opts_(std::move(opts)),
-        rows_(in.extent(0)), cols_(in.extent(1)), left_(impl::is_left_v<InView>) {
+        rows_(in.extent(0)), cols_(in.extent(1)) {
     check(in, out);
+    geom_ = impl::transpose_geom(in, out);
     config_ = impl::resolve_tile<ExecSpace>(
         where(), opts_, backends::Traits<ExecSpace>::transpose_tile(sizeof(T)),
         variant_ == TransposeVariant::tiled_padded);
     if (variant_ != TransposeVariant::naive) {
       // Validate the launch shape now, not on first execution.
-      launch(nullptr, nullptr, /*dry_run=*/true);
+      launch(geom_, nullptr, nullptr, /*dry_run=*/true);
     }
   }
 
   template <class InView, class OutView>
   void execute(const InView& in, const OutView& out) const {
     check(in, out);
-    launch(in.data(), out.data(), false);
+    launch(impl::transpose_geom(in, out), in.data(), out.data(), false);
   }
 
   TransposeVariant variant() const { return variant_; }
+  /// True when the planned views take the tiled kernels (variant tiled or
+  /// tiled_padded, and both views have a unit stride in the same dimension
+  /// order: contiguous, or windows with a leading dimension); otherwise the
+  /// strided element kernel runs.
+  bool tiled() const { return variant_ != TransposeVariant::naive && geom_.tiled; }
   const backends::TileConfig& config() const { return config_; }
 
  private:
@@ -117,7 +160,7 @@ class TransposePlan {
   void check(const InView& in, const OutView& out) const {
     static_assert(InView::rank() == 2 && OutView::rank() == 2,
                   "tilekit::transpose: views must be rank 2");
-    detail::require_in_out_pair<ExecSpace, T, InView, OutView>();
+    detail::require_in_out_strided_pair<ExecSpace, T, InView, OutView>();
     const std::string w = where();
     if (in.extent(0) != rows_ || in.extent(1) != cols_)
       detail::fail(w, "input extents " + detail::extents_string(in) +
@@ -128,23 +171,24 @@ class TransposePlan {
                           " must be the transposed input extents (" +
                           std::to_string(in.extent(1)) + ", " + std::to_string(in.extent(0)) +
                           ")");
-    detail::require_contiguous(w, "input", in);
-    detail::require_contiguous(w, "output", out);
+    detail::require_strided(w, "input", in);
+    detail::require_strided(w, "output", out);
     detail::require_disjoint(w, in, out);
     detail::checked_mul(w, static_cast<std::int64_t>(rows_), static_cast<std::int64_t>(cols_));
   }
 
-  void launch(const T* in, T* out, bool dry_run) const {
+  void launch(const impl::TransposeGeom& g, const T* in, T* out, bool dry_run) const {
     using impl::index_t;
-    // A LayoutLeft m x n matrix is a LayoutRight n x m matrix in memory.
-    const index_t m = left_ ? cols_ : rows_;
-    const index_t n = left_ ? rows_ : cols_;
+    const index_t m = g.m, n = g.n;
     if (!dry_run && m * n == 0) return;
     const std::string w = where();
-    if (variant_ == TransposeVariant::naive) {
+    if (variant_ == TransposeVariant::naive || !g.tiled) {
+      if (dry_run) return;
       using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<index_t>>;
-      Kokkos::parallel_for(opts_.label + "_naive", Policy(exec_, {0, 0}, {m, n}),
-                           impl::TransposeNaive<T>{in, out, m, n});
+      Kokkos::parallel_for(
+          opts_.label + (variant_ == TransposeVariant::naive ? "_naive" : "_strided"),
+          Policy(exec_, {0, 0}, {m, n}),
+          impl::TransposeNaive<T>{in, out, g.si0, g.si1, g.so0, g.so1});
       return;
     }
     impl::with_stage<ExecSpace>(config_.team_rows * config_.vector, [&](auto K, auto N) {
@@ -152,7 +196,7 @@ class TransposePlan {
       const int tile = config_.tile, ld = tile + config_.pad;
       const index_t tpr = (n + tile - 1) / tile;
       const index_t ntiles = ((m + tile - 1) / tile) * tpr;
-      F f{in, out, m, n, tile, ld, tpr, ntiles};
+      F f{in, out, m, n, g.si0, g.so0, tile, ld, tpr, ntiles};
       const index_t teams = (ntiles + config_.tiles_per_team - 1) / config_.tiles_per_team;
       auto policy = impl::team_policy(
           w, exec_, f, impl::league_for(teams, backends::Traits<ExecSpace>::max_league),
@@ -166,7 +210,7 @@ class TransposePlan {
   TransposeVariant variant_;
   TransposeOptions opts_;
   std::size_t rows_, cols_;
-  bool left_;
+  impl::TransposeGeom geom_{};
   backends::TileConfig config_{};
 };
 
@@ -198,7 +242,8 @@ class InplaceTransposePlan {
     check(a);
     if (variant_ == InplaceVariant::decomposed) {
       // A LayoutLeft m x n matrix is a LayoutRight n x m matrix in memory.
-      const bool left = impl::is_left_v<View>;
+      bool left = impl::is_left_v<View>;
+      if constexpr (detail::is_stride_v<View>) left = a.extent(1) > 1 && a.stride(1) != 1;
       rect_.emplace(exec_, static_cast<impl::index_t>(left ? cols_ : rows_),
                     static_cast<impl::index_t>(left ? rows_ : cols_), opts_.label,
                     typename impl::RectInplaceTranspose<ExecSpace, T>::Overrides{
@@ -234,7 +279,18 @@ class InplaceTransposePlan {
       detail::fail(opts_.label, "extents " + detail::extents_string(a) +
                                     " differ from the planned (" + std::to_string(rows_) +
                                     ", " + std::to_string(cols_) + ")");
-    detail::require_contiguous(opts_.label, "matrix", a);
+    if constexpr (detail::is_stride_v<View>) {
+      // A strided window is rejected (docs/strided.md): the in-place kernels
+      // address the matrix as one flat span.
+      if (a.size() > 0 && !a.span_is_contiguous())
+        detail::fail(opts_.label, "matrix with extents " + detail::extents_string(a) +
+                                      " and strides (" + std::to_string(a.stride(0)) + ", " +
+                                      std::to_string(a.stride(1)) +
+                                      ") is a strided window; in-place transposition needs a "
+                                      "contiguous matrix (transpose out of place instead)");
+    } else {
+      detail::require_contiguous(opts_.label, "matrix", a);
+    }
   }
 
   void launch(T* a, bool dry_run) const {

@@ -1,20 +1,24 @@
 #pragma once
 // Out-of-place 2-D transpose kernels on row-major (LayoutRight) data:
 // out (cols x rows) = in (rows x cols)^T. The dispatch maps LayoutLeft onto
-// these by swapping extents.
+// these by swapping extents. The row strides (leading dimensions) ld_in and
+// ld_out are data: cols and rows for contiguous views, larger for a window of
+// a larger allocation (docs/strided.md).
 #include <tilekit/impl/micro_transpose.hpp>
 #include <tilekit/impl/tile_copy.hpp>
 
 namespace tilekit::impl {
 
 /// Naive: one element per work item; reads coalesced, writes strided.
+/// Element strides: in(i, j) = in[i * si0 + j * si1], out(j, i) =
+/// out[j * so0 + i * so1] (contiguous: si = (cols, 1), so = (rows, 1)).
 template <class T>
 struct TransposeNaive {
   const T* in;
   T* out;
-  index_t rows, cols;
+  index_t si0, si1, so0, so1;
   KOKKOS_INLINE_FUNCTION void operator()(const index_t i, const index_t j) const {
-    out[j * rows + i] = in[i * cols + j];
+    out[j * so0 + i * so1] = in[i * si0 + j * si1];
   }
 };
 
@@ -41,6 +45,7 @@ struct TransposeTiled {
   const T* in;
   T* out;
   index_t rows, cols;
+  index_t ld_in, ld_out;  ///< row strides of in (>= cols) and out (>= rows)
   int tile, ld;
   index_t tiles_per_row, ntiles;
 
@@ -73,7 +78,7 @@ struct TransposeTiled {
     index_t t = team.league_rank();
     if (t < ntiles) {
       const Geom g = geom(t);
-      if (stage_fits(N, g.nr, g.nc, nt)) stage_fetch(v, in + g.i0 * cols + g.j0, cols, g.nr, g.nc, tid, nt);
+      if (stage_fits(N, g.nr, g.nc, nt)) stage_fetch(v, in + g.i0 * ld_in + g.j0, ld_in, g.nr, g.nc, tid, nt);
     }
     for (; t < ntiles; t += team.league_size()) {
       const Geom g = geom(t);
@@ -81,22 +86,22 @@ struct TransposeTiled {
       if (staged)
         stage_commit(v, s, g.nr, g.nc, tid, nt);
       else if constexpr (B > 0)  // transposed on the way in: s(c, r) = in(r, c)
-        micro_store_transposed<B>(in + g.i0 * cols + g.j0, cols, s.data(),
+        micro_store_transposed<B>(in + g.i0 * ld_in + g.j0, ld_in, s.data(),
                                   static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt, false);
       else
-        tile_load<K>(team, s, in + g.i0 * cols + g.j0, cols, g.nr, g.nc);
+        tile_load<K>(team, s, in + g.i0 * ld_in + g.j0, ld_in, g.nr, g.nc);
       team.team_barrier();
       const index_t tn = t + team.league_size();
       if (tn < ntiles) {
         const Geom h = geom(tn);
-        if (stage_fits(N, h.nr, h.nc, nt)) stage_fetch(v, in + h.i0 * cols + h.j0, cols, h.nr, h.nc, tid, nt);
+        if (stage_fits(N, h.nr, h.nc, nt)) stage_fetch(v, in + h.i0 * ld_in + h.j0, ld_in, h.nr, h.nc, tid, nt);
       }
       if (staged)
-        stage_store_transposed(s, out + g.j0 * rows + g.i0, rows, g.nr, g.nc, tid, nt);
+        stage_store_transposed(s, out + g.j0 * ld_out + g.i0, ld_out, g.nr, g.nc, tid, nt);
       else if constexpr (B > 0)  // whole destination rows, one contiguous run each
-        store_tile_rows(s, out + g.j0 * rows + g.i0, rows, g.nc, g.nr, tid, nt, stream);
+        store_tile_rows(s, out + g.j0 * ld_out + g.i0, ld_out, g.nc, g.nr, tid, nt, stream);
       else
-        tile_store_transposed<K>(team, s, out + g.j0 * rows + g.i0, rows, g.nr, g.nc);
+        tile_store_transposed<K>(team, s, out + g.j0 * ld_out + g.i0, ld_out, g.nr, g.nc);
       team.team_barrier();
     }
     stream_fence(stream);
