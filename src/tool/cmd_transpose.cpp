@@ -132,7 +132,8 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
       if (sub) {
         rep.rows.back().extra["sub"] = o.sub;
         rep.rows.back().extra["in_strides"] = std::to_string(ld) + ",1";
-        rep.rows.back().extra["kernel"] = plan.tiled() ? "tiled" : "strided";
+        rep.rows.back().extra["kernel"] =
+            v == TransposeVariant::naive ? "naive" : (plan.tiled() ? "tiled" : "strided");
       }
       if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
       if (!o.transfers.empty())
