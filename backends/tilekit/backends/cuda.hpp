@@ -26,6 +26,10 @@ struct Traits<Kokkos::Cuda> {
   /// block holds at most 640 of their threads; larger teams (seed 002's
   /// 1024-thread blocks) take the kernels without staging registers.
   static constexpr int staged_team_max = 512;
+  /// The kernels without staging are compiled for blocks of up to 1024
+  /// threads (launch bounds: at most 64 registers a thread), the most a Cuda
+  /// block holds.
+  static constexpr int team_launch_max = 1024;
   /// 16-byte elements (complex<double>): a padded 64 x 64 tile needs 66 KB of the
   /// 40 KB of team scratch a launch gets, so they take 32 x 32 tiles (found by the
   /// randomized tests: the default call threw for cdouble on Cuda).

@@ -23,10 +23,10 @@ inline int league_for(index_t work, long max_league) {
 /// The most team rows (of `vector` work items each) a team running f may have
 /// with `scratch` bytes of level-0 scratch on exec (Kokkos' team_size_max: it
 /// counts f's registers on a GPU).
-template <class Exec, class Functor>
+template <class Exec, class... Props, class Functor>
 int team_rows_max(const Exec& exec, const Functor& f, int vector, std::size_t scratch,
                   int level = 0) {
-  return Kokkos::TeamPolicy<Exec>(exec, 1, 1, vector)
+  return Kokkos::TeamPolicy<Exec, Props...>(exec, 1, 1, vector)
       .set_scratch_size(level, Kokkos::PerTeam(scratch))
       .team_size_max(f, Kokkos::ParallelForTag());
 }
@@ -35,31 +35,34 @@ int team_rows_max(const Exec& exec, const Functor& f, int vector, std::size_t sc
 /// scratch at `level` (0: the fast, small level; a kernel reads the level it
 /// was launched with); `flat` launches them as one flat team (vector length
 /// 1, consecutive ranks are consecutive GPU lanes) for the register-staged
-/// moves. Throws when the space cannot launch it.
-template <class Exec, class Functor>
-Kokkos::TeamPolicy<Exec> team_policy(const std::string& where, const Exec& exec,
-                                     const Functor& f, int league,
-                                     const backends::TileConfig& c, std::size_t scratch,
-                                     bool flat = false, int level = 0) {
+/// moves. Props are further policy properties (launch bounds). Throws when
+/// the space cannot launch it.
+template <class Exec, class... Props, class Functor>
+Kokkos::TeamPolicy<Exec, Props...> team_policy(const std::string& where, const Exec& exec,
+                                               const Functor& f, int league,
+                                               const backends::TileConfig& c,
+                                               std::size_t scratch, bool flat = false,
+                                               int level = 0) {
+  using Policy = Kokkos::TeamPolicy<Exec, Props...>;
   const int team = flat ? c.team_rows * c.vector : c.team_rows;
   const int vector = flat ? 1 : c.vector;
-  const int vmax = Kokkos::TeamPolicy<Exec>::vector_length_max();
+  const int vmax = Policy::vector_length_max();
   if (vector > vmax)
     detail::fail(where, "vector length " + std::to_string(vector) + " exceeds " +
                             std::to_string(vmax) + " on " + Exec::name());
-  Kokkos::TeamPolicy<Exec> probe(exec, 1, 1, vector);
+  Policy probe(exec, 1, 1, vector);
   const std::size_t smax = static_cast<std::size_t>(probe.scratch_size_max(level));
   if (scratch > smax)
     detail::fail(where, "scratch tile of " + std::to_string(scratch) + " bytes exceeds the " +
                             std::to_string(smax) + " available per team on " + Exec::name() +
                             "; use a smaller tile");
-  const int tmax = team_rows_max(exec, f, vector, scratch, level);
+  const int tmax = team_rows_max<Exec, Props...>(exec, f, vector, scratch, level);
   if (team > tmax)
     detail::fail(where, "team of " + std::to_string(c.team_rows) + " x " +
                             std::to_string(c.vector) + " work items exceeds the " +
                             std::to_string(tmax * vector) + " that " + Exec::name() +
                             " can launch with this tile");
-  Kokkos::TeamPolicy<Exec> p(exec, league, team, vector);
+  Policy p(exec, league, team, vector);
   p.set_scratch_size(level, Kokkos::PerTeam(scratch));
   return p;
 }
@@ -81,6 +84,25 @@ void with_stage(int team, Fn&& fn) {
   }
   fn(K{}, std::integral_constant<int, Tr::stage_registers>{});
 }
+
+/// Launch bounds of the kernel with_stage chose with N staging registers: the
+/// fallback without staging (N = 1 where the backend stages) is compiled for
+/// the backend's largest team, Traits::team_launch_max, so that its registers
+/// let that team launch (its more numerous index registers otherwise cap a
+/// Cuda block at 896 threads); none elsewhere.
+template <class Exec, int N>
+constexpr int stage_launch_max() {
+  using Tr = backends::Traits<Exec>;
+  if constexpr (Tr::stage_registers > 1 && N == 1) {
+    if constexpr (requires { Tr::team_launch_max; }) return Tr::team_launch_max;
+    else return 0;
+  } else {
+    return 0;
+  }
+}
+template <class Exec, int N>
+using StageBounds =
+    Kokkos::LaunchBounds<stage_launch_max<Exec, N>(), (stage_launch_max<Exec, N>() > 0 ? 1 : 0)>;
 
 /// Whether a view is column-major (the dispatches swap its extents).
 template <class View>

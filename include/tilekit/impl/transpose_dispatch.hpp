@@ -198,7 +198,7 @@ class TransposePlan {
       const index_t ntiles = ((m + tile - 1) / tile) * tpr;
       F f{in, out, m, n, g.si0, g.so0, tile, ld, tpr, ntiles};
       const index_t teams = (ntiles + config_.tiles_per_team - 1) / config_.tiles_per_team;
-      auto policy = impl::team_policy(
+      auto policy = impl::team_policy<ExecSpace, impl::StageBounds<ExecSpace, decltype(N)::value>>(
           w, exec_, f, impl::league_for(teams, backends::Traits<ExecSpace>::max_league),
           config_, F::scratch_bytes(tile, ld), /*flat=*/true,
           impl::transpose_scratch_level<ExecSpace>());
