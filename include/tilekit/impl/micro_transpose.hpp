@@ -53,7 +53,7 @@ constexpr int line_micro_edge() {
 /// CPU thread's writes stay sequential from tile to tile), rather than along
 /// the rows of tiles (GPUs). Traits<Exec>::tiles_down_columns; absent: false.
 template <class Exec>
-constexpr bool tiles_down_columns() {
+KOKKOS_INLINE_FUNCTION constexpr bool tiles_down_columns() {
   if constexpr (requires { backends::Traits<Exec>::tiles_down_columns; })
     return backends::Traits<Exec>::tiles_down_columns;
   else
@@ -64,7 +64,7 @@ constexpr bool tiles_down_columns() {
 /// Traits<Exec>::transpose_scratch_level (a CPU's level 1 holds tiles past the
 /// 32 KiB of level 0: rows long enough for the write streams); absent: 0.
 template <class Exec>
-constexpr int transpose_scratch_level() {
+KOKKOS_INLINE_FUNCTION constexpr int transpose_scratch_level() {
   if constexpr (requires { backends::Traits<Exec>::transpose_scratch_level; })
     return backends::Traits<Exec>::transpose_scratch_level;
   else
