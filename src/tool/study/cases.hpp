@@ -13,6 +13,7 @@ struct Options {
   std::vector<std::string> names;  ///< studies to run; empty = all
   bool quick = false;
   bool resume = false;  ///< go on from the partial study.json an interrupted run left
+  bool redraw = false;  ///< redraw the plots and rewrite report.md of a finished study.json
   std::string out = "tilekit-study";
   std::string space = "default,host";  ///< the spaces compared
 };

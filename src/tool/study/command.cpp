@@ -69,9 +69,24 @@ Runner setup(CLI::App& app) {
   app.add_flag("--resume", o->resume,
                "go on from the study.json an interrupted run of the same command left in --out "
                "(its cases are not run again)");
+  app.add_flag("--redraw", o->redraw,
+               "run nothing: draw the plots of the finished study.json in --out and rewrite its "
+               "report.md (for a report made where matplotlib was missing)");
   return [o]() -> int {
-    spaces(*o);  // validates --space before anything runs
     const fs::path out(o->out);
+    if (o->redraw) {
+      nlohmann::ordered_json j;
+      std::ifstream(out / "study.json") >> j;
+      if (!j.contains("study") || j["study"].value("partial", true))
+        throw CLI::ValidationError("--redraw", (out / "study.json").string() +
+                                                   " is not a finished study report");
+      j["study"]["plots"] = draw_plots(out);
+      std::ofstream(out / "study.json") << j.dump(1) << '\n';
+      write_report(out.string(), j);
+      std::cout << "report: " << (out / "report.md").string() << " (redrawn)" << std::endl;
+      return 0;
+    }
+    spaces(*o);  // validates --space before anything runs
     std::vector<std::string> run = o->names;
     if (run.empty())
       for (const auto& s : studies()) run.push_back(s.name);
