@@ -139,11 +139,12 @@ constexpr void require_accessible() {
                 "tilekit: the view's memory space is not accessible from the execution space");
 }
 
-/// An out-of-place pair (transpose, permute): the output holds T, the input T
-/// (const or not), both in one layout, both accessible from Exec.
-template <class Exec, class T, class InView, class OutView>
+/// An out-of-place pair (transpose, permute): the output holds TOut (a
+/// converting permute's) or T, the input T (const or not), both in one layout,
+/// both accessible from Exec.
+template <class Exec, class T, class InView, class OutView, class TOut = T>
 constexpr void require_in_out_pair() {
-  static_assert(std::is_same_v<typename OutView::value_type, T> &&
+  static_assert(std::is_same_v<typename OutView::value_type, TOut> &&
                     std::is_same_v<typename InView::non_const_value_type, T>,
                 "tilekit: input and output value types differ from the plan's");
   static_assert(std::is_same_v<typename InView::array_layout, typename OutView::array_layout>,
@@ -154,9 +155,9 @@ constexpr void require_in_out_pair() {
 
 /// As require_in_out_pair, for the families that read strides (transpose):
 /// the layouts may differ when either view is LayoutStride.
-template <class Exec, class T, class InView, class OutView>
+template <class Exec, class T, class InView, class OutView, class TOut = T>
 constexpr void require_in_out_strided_pair() {
-  static_assert(std::is_same_v<typename OutView::value_type, T> &&
+  static_assert(std::is_same_v<typename OutView::value_type, TOut> &&
                     std::is_same_v<typename InView::non_const_value_type, T>,
                 "tilekit: input and output value types differ from the plan's");
   static_assert(std::is_same_v<typename InView::array_layout, typename OutView::array_layout> ||

@@ -9,6 +9,8 @@
 //   auto at = tilekit::transposed_view(a);               // a is m x n: at is n x m
 //   tilekit::TransposePlan plan(exec, in, out, tilekit::TransposeVariant::tiled);
 //   plan.execute(in, out);                               // reuse the checked setup
+//   tilekit::transpose(exec, in_float, out_half);        // converted (a permute {1, 0})
+//   tilekit::transpose(exec, c, ch, tilekit::conjugate); // ch = c^H (docs/types.md)
 //
 // Views: rank 2, contiguous LayoutRight or LayoutLeft (both of one layout),
 // or, out of place, LayoutStride windows (docs/strided.md: a unit innermost
@@ -20,14 +22,65 @@
 // one (each on its own views); plans on different execution space instances
 // run concurrently (docs/reliability.md).
 #include <tilekit/impl/transpose_dispatch.hpp>
+#include <tilekit/permute.hpp>
 
 namespace tilekit {
 
+namespace impl {
+
+/// A transpose's options for the permute {1, 0} it runs as (the same meanings).
+inline PermuteOptions as_permute_options(TransposeVariant variant, const TransposeOptions& o,
+                                         PermuteVariant& v) {
+  v = variant == TransposeVariant::naive ? PermuteVariant::naive : PermuteVariant::fused;
+  PermuteOptions p;
+  p.tile = o.tile;
+  p.team_rows = o.team_rows;
+  p.vector = o.vector;
+  p.pad = o.pad;
+  p.label = o.label;
+  return p;
+}
+
+}  // namespace impl
+
+/// out = in^T. Views of different value types (out = convert(in)^T, e.g.
+/// float into half_t) run as the permute {1, 0}: its tiled kernel, converting
+/// at the store (docs/types.md); naive stays naive, the tiled variants take
+/// the permute's fused plan.
 template <class ExecSpace, class InView, class OutView>
 void transpose(const ExecSpace& exec, const InView& in, const OutView& out,
                TransposeVariant variant = TransposeVariant::tiled_padded,
                const TransposeOptions& opts = {}) {
-  TransposePlan(exec, in, out, variant, opts).execute(in, out);
+  if constexpr (!std::is_same_v<typename InView::non_const_value_type,
+                                typename OutView::non_const_value_type>) {
+    PermuteVariant v;
+    const PermuteOptions po = impl::as_permute_options(variant, opts, v);
+    permute(exec, in, out, {1, 0}, 1, 0, v, po);
+  } else {
+    TransposePlan(exec, in, out, variant, opts).execute(in, out);
+  }
+}
+
+/// out = alpha * convert(in)^T + beta * out: the permute {1, 0} (beta == 0
+/// never reads out; permute_scalar_t is the arithmetic's type).
+template <class ExecSpace, class InView, class OutView, class A, class B = A>
+  requires(!std::is_same_v<A, conjugate_t> && !std::is_same_v<A, TransposeVariant>)
+void transpose(const ExecSpace& exec, const InView& in, const OutView& out, const A& alpha,
+               const B& beta = B(0)) {
+  static_assert(InView::rank() == 2 && OutView::rank() == 2,
+                "tilekit::transpose: views must be rank 2");
+  permute(exec, in, out, {1, 0}, alpha, beta);
+}
+
+/// The conjugate transpose out = alpha * convert(conj(in))^T + beta * out
+/// (complex elements; for real ones the plain transpose), as the permute {1, 0}.
+template <class ExecSpace, class InView, class OutView,
+          class A = permute_scalar_of_t<InView, OutView>, class B = A>
+void transpose(const ExecSpace& exec, const InView& in, const OutView& out, conjugate_t,
+               const A& alpha = A(1), const B& beta = B(0)) {
+  static_assert(InView::rank() == 2 && OutView::rank() == 2,
+                "tilekit::transpose: views must be rank 2");
+  permute(exec, in, out, {1, 0}, conjugate, alpha, beta);
 }
 
 /// Same, with the kernels labelled `label` for Kokkos tools.

@@ -46,18 +46,21 @@ void with_static_perm3(const std::array<int, 3>& p, Fn&& fn) {
 }
 
 /// The seed's store: out = alpha * v + beta * out chosen at run time (the
-/// seed kernels are references; the general kernels specialise this).
+/// seed kernels are references; the general kernels specialise this), in the
+/// arithmetic of permute_store.hpp (float for the 2-byte floats).
 template <class T>
 struct StoreRuntime {
-  T alpha, beta;
+  using out_type = T;
+  using S = permute_scalar_t<T, T>;
+  S alpha, beta;
   int mode;  ///< 0: move, 1: scale, 2: alpha/beta (beta == 0 never reads out)
   KOKKOS_INLINE_FUNCTION void operator()(T* p, const T& v) const {
     if (mode == 0) *p = v;
-    else if (mode == 1) *p = alpha * v;
-    else *p = alpha * v + beta * *p;
+    else if (mode == 1) *p = convert<T>(alpha * convert<S>(v));
+    else *p = convert<T>(alpha * convert<S>(v) + beta * convert<S>(*p));
   }
-  static StoreRuntime make(const T& alpha, const T& beta) {
-    return {alpha, beta, beta != T(0) ? 2 : alpha != T(1) ? 1 : 0};
+  static StoreRuntime make(const S& alpha, const S& beta) {
+    return {alpha, beta, beta != S(0) ? 2 : alpha != S(1) ? 1 : 0};
   }
 };
 

@@ -3,7 +3,9 @@
 // LayoutLeft problem onto the row-major kernels, fuses dimensions, picks the
 // method and its launch shape from the backend traits, checks the shape
 // against the space's limits, prepares the tiled kernel's tables, and then
-// launches one labelled kernel per execute() on the caller's space.
+// launches one labelled kernel per execute() on the caller's space. The value
+// side (conversion, alpha/beta, conjugation) is the kernels' Store
+// (permute_store.hpp), chosen per execute() from alpha and beta.
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
 #include <tilekit/impl/permute3d_kernels.hpp>
@@ -77,13 +79,23 @@ struct PermuteOptions {
   std::string label = "tilekit::permute";  ///< prefix of the kernel labels
 };
 
-/// out = alpha * permute(in, perm) + beta * out, out.extent(i) == in.extent(perm[i]).
-/// Validates and prepares once; execute() re-checks the views it is given.
-template <class ExecSpace, class T>
+/// out = alpha * convert(op(permute(in, perm))) + beta * out,
+/// out.extent(i) == in.extent(perm[i]): views of T in, of TOut out; op
+/// conjugates complex elements when Conjugate (the plan made with
+/// tilekit::conjugate), else is the identity; alpha * x + beta * y is computed
+/// in scalar_type (permute_scalar_t: float for the 2-byte floats, the wider
+/// type of a mixed pair). Validates and prepares once; execute() re-checks the
+/// views it is given. The seed variants (is_rank3_variant) move one type
+/// unconjugated; conversion and conjugation take fused or naive.
+template <class ExecSpace, class T, class TOut = T, bool Conjugate = false>
 class PermutePlan {
  public:
-  using value_type = T;
+  using value_type = T;  ///< the input's
+  using output_type = TOut;
+  using scalar_type = permute_scalar_t<T, TOut>;
   using index_t = impl::index_t;
+  /// Whether the plan conjugates (complex T only: a no-op for real ones).
+  static constexpr bool conjugates = Conjugate && impl::is_complex_v<T>;
 
   template <class InView, class OutView>
   PermutePlan(const ExecSpace& exec, const InView& in, const OutView& out,
@@ -99,15 +111,32 @@ class PermutePlan {
     if (is_rank3_variant(variant_) && rank_ != 3)
       detail::fail(where(), "variant " + std::string(to_string(variant_)) +
                                 " needs rank-3 views, got extents " + detail::extents_string(in));
+    if (is_rank3_variant(variant_) && !plain)
+      detail::fail(where(), "variant " + std::string(to_string(variant_)) +
+                                " moves one value type unconjugated; conversion and"
+                                " conjugation take the fused or naive variant");
     resolve_config();
     prepare();
   }
 
+  /// The conjugating plan: Conjugate must be true (the deduction guides make
+  /// it so for PermutePlan(exec, in, out, perm, tilekit::conjugate, ...)).
   template <class InView, class OutView>
-  void execute(const InView& in, const OutView& out, const T& alpha = T(1),
-               const T& beta = T(0)) const {
+  PermutePlan(const ExecSpace& exec, const InView& in, const OutView& out,
+              const std::vector<int>& perm, conjugate_t,
+              PermuteVariant variant = PermuteVariant::fused, PermuteOptions opts = {})
+      : PermutePlan(exec, in, out, perm, variant, std::move(opts)) {
+    static_assert(Conjugate, "tilekit::PermutePlan: tilekit::conjugate needs a plan with "
+                             "Conjugate = true");
+  }
+
+  /// alpha and beta are converted to scalar_type (any type that converts:
+  /// T(1) of a half_t plan is float 1).
+  template <class InView, class OutView, class A = scalar_type, class B = scalar_type>
+  void execute(const InView& in, const OutView& out, const A& alpha = A(1),
+               const B& beta = B(0)) const {
     check(in, out);
-    launch(in.data(), out.data(), alpha, beta);
+    launch(in.data(), out.data(), static_cast<scalar_type>(alpha), static_cast<scalar_type>(beta));
   }
 
   PermuteVariant variant() const { return variant_; }
@@ -127,6 +156,9 @@ class PermutePlan {
   /// a 16-byte element gets half as many.
   static constexpr int N = std::max<int>(
       1, backends::Traits<ExecSpace>::stage_registers * 8 / std::max<int>(8, sizeof(T)));
+  /// One type, not conjugated: every variant; the store of a pure move keeps every bit.
+  static constexpr bool plain = std::is_same_v<T, TOut> && !conjugates;
+  using S = scalar_type;
 
   const std::string& where() const { return opts_.label; }
 
@@ -136,7 +168,7 @@ class PermutePlan {
                   "tilekit::permute: views must have rank 1 to 8");
     static_assert(InView::rank() == OutView::rank(),
                   "tilekit::permute: input and output must have the same rank");
-    detail::require_in_out_pair<ExecSpace, T, InView, OutView>();
+    detail::require_in_out_pair<ExecSpace, T, InView, OutView, TOut>();
     const std::string& w = where();
     if (static_cast<int>(InView::rank()) != rank_ || impl::is_left_v<InView> != left_)
       detail::fail(w, "views of rank " + std::to_string(InView::rank()) +
@@ -165,7 +197,8 @@ class PermutePlan {
   }
 
   void resolve_config() {
-    config_ = backends::Traits<ExecSpace>::permute_tile(sizeof(T));
+    // The tile of the larger element (scratch holds T: the stores convert).
+    config_ = backends::Traits<ExecSpace>::permute_tile(std::max(sizeof(T), sizeof(TOut)));
     const auto& o = opts_;
     if (o.tile < 0 || o.team_rows < 0 || o.vector < 0)
       detail::fail(where(), "tile, team_rows and vector must be positive");
@@ -193,7 +226,7 @@ class PermutePlan {
       return;
     }
     kernel_ = opts_.label + "_" + std::string(to_string(variant_));
-    const auto st = impl::StoreAxpby<T>{T(1), T(1)};
+    const auto st = impl::StoreAxpby<T, TOut, conjugates>{S(1), S(1)};
     switch (variant_) {
       case PermuteVariant::naive: {
         method_ = PermuteMethod::naive;
@@ -207,22 +240,7 @@ class PermutePlan {
       case PermuteVariant::shared_templated:
       case PermuteVariant::shared_bank_free: {
         method_ = PermuteMethod::shared;
-        if (variant_ == PermuteVariant::shared_bank_free)
-          cube_ = impl::bank_free_dims_cached({shape_.p[0], shape_.p[1], shape_.p[2]}, sizeof(T));
-        // Lanes along a cube row, team ranks over the rows, within the
-        // backend's team.
-        const int v = std::min(impl::cube_edge, config_.vector);
-        cube_config_ = {impl::cube_edge, std::min(impl::cube_edge * impl::cube_edge,
-                                                  std::max(1, config_.team_rows * config_.vector / v)),
-                        v, 0};
-        index_t cubes = 1;
-        for (int d = 0; d < 3; ++d) cubes *= (shape_.n[d] + impl::cube_edge - 1) / impl::cube_edge;
-        if (cubes > std::numeric_limits<int>::max())
-          detail::fail(w, "too many 8x8x8 cubes for one league");
-        impl::Permute3Shared<ExecSpace, T, impl::RuntimePerm3, impl::StoreRuntime<T>> f{};
-        f.dims = cube_;
-        policy_ = impl::team_policy(w, exec_, f, static_cast<int>(cubes), cube_config_,
-                                    decltype(f)::scratch_bytes(cube_));
+        if constexpr (plain) prepare_shared();  // (others are rejected in the constructor)
         return;
       }
       case PermuteVariant::fused: break;
@@ -268,18 +286,39 @@ class PermutePlan {
         impl::PermuteTables{tables_.data(), tiling.maps});
   }
 
-  void launch(const T* in, T* out, const T& alpha, const T& beta) const {
+  /// The seed's cube kernels: their launch shape.
+  void prepare_shared() {
+    const std::string& w = where();
+    if (variant_ == PermuteVariant::shared_bank_free)
+      cube_ = impl::bank_free_dims_cached({shape_.p[0], shape_.p[1], shape_.p[2]}, sizeof(T));
+    // Lanes along a cube row, team ranks over the rows, within the
+    // backend's team.
+    const int v = std::min(impl::cube_edge, config_.vector);
+    cube_config_ = {impl::cube_edge, std::min(impl::cube_edge * impl::cube_edge,
+                                              std::max(1, config_.team_rows * config_.vector / v)),
+                    v, 0};
+    index_t cubes = 1;
+    for (int d = 0; d < 3; ++d) cubes *= (shape_.n[d] + impl::cube_edge - 1) / impl::cube_edge;
+    if (cubes > std::numeric_limits<int>::max())
+      detail::fail(w, "too many 8x8x8 cubes for one league");
+    impl::Permute3Shared<ExecSpace, T, impl::RuntimePerm3, impl::StoreRuntime<T>> f{};
+    f.dims = cube_;
+    policy_ = impl::team_policy(w, exec_, f, static_cast<int>(cubes), cube_config_,
+                                decltype(f)::scratch_bytes(cube_));
+  }
+
+  void launch(const T* in, TOut* out, const S& alpha, const S& beta) const {
     switch (method_) {
       case PermuteMethod::none: return;
       case PermuteMethod::copy:
       case PermuteMethod::rows:
-        impl::with_store(alpha, beta, [&](auto st) {
+        impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
           Kokkos::parallel_for(kernel_, policy_,
                                impl::PermuteRows<ExecSpace, T, N, decltype(st)>{in, out, rows_, st});
         });
         return;
       case PermuteMethod::tiled:
-        impl::with_store(alpha, beta, [&](auto st) {
+        impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
           with_tiled<decltype(st)>([&](auto f) {
             f.in = in;
             f.out = out;
@@ -289,15 +328,19 @@ class PermutePlan {
         });
         return;
       case PermuteMethod::naive:
-        impl::with_store(alpha, beta, [&](auto st) {
+        impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
           Kokkos::parallel_for(
               kernel_,
               Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, shape_.size()),
               impl::PermuteNaive<T, decltype(st)>{in, out, naive_out_, st});
         });
         return;
-      case PermuteMethod::simple: launch_simple(in, out, alpha, beta); return;
-      case PermuteMethod::shared: launch_shared(in, out, alpha, beta); return;
+      case PermuteMethod::simple:
+        if constexpr (plain) launch_simple(in, out, alpha, beta);
+        return;
+      case PermuteMethod::shared:
+        if constexpr (plain) launch_shared(in, out, alpha, beta);
+        return;
     }
   }
 
@@ -327,7 +370,7 @@ class PermutePlan {
       impl::with_static_perm3(p, run);
   }
 
-  void launch_simple(const T* in, T* out, const T& alpha, const T& beta) const {
+  void launch_simple(const T* in, T* out, const S& alpha, const S& beta) const {
     using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right,
                                                                  Kokkos::Iterate::Right>,
                                          Kokkos::IndexType<index_t>>;
@@ -340,7 +383,7 @@ class PermutePlan {
     });
   }
 
-  void launch_shared(const T* in, T* out, const T& alpha, const T& beta) const {
+  void launch_shared(const T* in, T* out, const S& alpha, const S& beta) const {
     const auto st = impl::StoreRuntime<T>::make(alpha, beta);
     with_perm3([&](auto perm) {
       impl::Permute3Shared<ExecSpace, T, decltype(perm), impl::StoreRuntime<T>> f{};
@@ -376,14 +419,26 @@ class PermutePlan {
   Kokkos::View<index_t*, Mem> tables_;
 };
 
+// The input's and the output's value types; tilekit::conjugate gives the
+// conjugating plan.
 template <class E, class I, class O>
 PermutePlan(const E&, const I&, const O&, const std::vector<int>&)
-    -> PermutePlan<E, typename O::non_const_value_type>;
+    -> PermutePlan<E, typename I::non_const_value_type, typename O::non_const_value_type>;
 template <class E, class I, class O>
 PermutePlan(const E&, const I&, const O&, const std::vector<int>&, PermuteVariant)
-    -> PermutePlan<E, typename O::non_const_value_type>;
+    -> PermutePlan<E, typename I::non_const_value_type, typename O::non_const_value_type>;
 template <class E, class I, class O>
 PermutePlan(const E&, const I&, const O&, const std::vector<int>&, PermuteVariant, PermuteOptions)
-    -> PermutePlan<E, typename O::non_const_value_type>;
+    -> PermutePlan<E, typename I::non_const_value_type, typename O::non_const_value_type>;
+template <class E, class I, class O>
+PermutePlan(const E&, const I&, const O&, const std::vector<int>&, conjugate_t)
+    -> PermutePlan<E, typename I::non_const_value_type, typename O::non_const_value_type, true>;
+template <class E, class I, class O>
+PermutePlan(const E&, const I&, const O&, const std::vector<int>&, conjugate_t, PermuteVariant)
+    -> PermutePlan<E, typename I::non_const_value_type, typename O::non_const_value_type, true>;
+template <class E, class I, class O>
+PermutePlan(const E&, const I&, const O&, const std::vector<int>&, conjugate_t, PermuteVariant,
+            PermuteOptions)
+    -> PermutePlan<E, typename I::non_const_value_type, typename O::non_const_value_type, true>;
 
 }  // namespace tilekit

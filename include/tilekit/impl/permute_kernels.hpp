@@ -3,41 +3,16 @@
 // a naive reference, the rows kernel (copy, or the fastest dimension stays)
 // and the tiled kernel (the fastest dimension moves), plus the set-up kernel
 // that fills the tiled kernel's tables. The plan (permute_dispatch.hpp) maps
-// LayoutLeft onto these and picks one.
+// LayoutLeft onto these and picks one. What a kernel writes for a value it
+// moved (conversion, alpha/beta, conjugation) is its Store (permute_store.hpp).
 #include <tilekit/impl/micro_transpose.hpp>
+#include <tilekit/impl/permute_store.hpp>
 #include <tilekit/impl/permute_tiling.hpp>
 #include <tilekit/impl/tile_copy.hpp>
 
 #include <type_traits>
 
 namespace tilekit::impl {
-
-// ------------------------------------------------------------------ stores
-// out = alpha * value + beta * out, specialised so that beta == 0 never reads
-// out and alpha == 1 does not multiply (a pure move keeps every bit).
-
-template <class T>
-struct StoreMove {
-  KOKKOS_INLINE_FUNCTION void operator()(T* p, const T& v) const { *p = v; }
-};
-template <class T>
-struct StoreScale {
-  T alpha;
-  KOKKOS_INLINE_FUNCTION void operator()(T* p, const T& v) const { *p = alpha * v; }
-};
-template <class T>
-struct StoreAxpby {
-  T alpha, beta;
-  KOKKOS_INLINE_FUNCTION void operator()(T* p, const T& v) const { *p = alpha * v + beta * *p; }
-};
-
-/// Calls fn(store) with the store specialised for alpha and beta.
-template <class T, class Fn>
-void with_store(const T& alpha, const T& beta, Fn&& fn) {
-  if (beta != T(0)) fn(StoreAxpby<T>{alpha, beta});
-  else if (alpha != T(1)) fn(StoreScale<T>{alpha});
-  else fn(StoreMove<T>{});
-}
 
 // ------------------------------------------------------------------ naive
 
@@ -46,7 +21,7 @@ void with_store(const T& alpha, const T& beta, Fn&& fn) {
 template <class T, class Store>
 struct PermuteNaive {
   const T* in;
-  T* out;
+  typename Store::out_type* out;  // the store's type (permute_store.hpp)
   Digits out_offset;  ///< input dims (fastest first) -> output strides
   Store store;
   KOKKOS_INLINE_FUNCTION void operator()(const index_t i) const {
@@ -67,7 +42,7 @@ struct PermuteRows {
   using Offsets = ScratchArray<index_t, Exec>;
   using Lengths = ScratchArray<int, Exec>;
   const T* in;
-  T* out;
+  typename Store::out_type* out;
   RowsLayout L;
   Store store;
 
@@ -101,7 +76,7 @@ struct PermuteRows {
       } else {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](const int i) {
           const T* from = in + src(i);
-          T* to = out + dst(i);
+          auto* to = out + dst(i);
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, len(i)),
                                [&](const int c) { store(to + c, from[c]); });
         });
@@ -183,7 +158,7 @@ struct PermuteTiled {
   static constexpr bool scratch_tables = N > 1;
 
   const T* in;
-  T* out;
+  typename Store::out_type* out;
   const index_t* tables;  ///< unused (may be null) for an affine box
   TiledLayout L;
   Store store;
@@ -259,7 +234,7 @@ TILEKIT_UNROLL
     for (;;) {
       const bool st = staged(g);
       const T* src = in + g.in;
-      T* dst = out + g.out;
+      auto* dst = out + g.out;
       if (st)
         stage_walk<N>(g.count[load_rows], g.count[load_cols], tid, nt,
                       [&](const int e, const int r, const int c) { s(r * ld + c) = v[e]; });
