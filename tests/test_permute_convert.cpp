@@ -23,8 +23,23 @@
 
 #include "test_helpers.hpp"
 
+// (A named namespace: nvcc warns about the typed-test machinery's declared-only
+// functions over types of internal linkage.)
+namespace tilekit_test_permute_convert {
+
+/// A case's input and output types, and whether it conjugates.
+template <class In, class Out, bool Conj = false>
+struct Pair {
+  using in = In;
+  using out = Out;
+  static constexpr bool conj = Conj;
+};
+
+}  // namespace tilekit_test_permute_convert
+
 namespace {
 using namespace tilekit::test;
+using tilekit_test_permute_convert::Pair;
 using tilekit::PermuteVariant;
 using index_t = std::int64_t;
 using Extents = std::vector<index_t>;
@@ -35,14 +50,6 @@ using cfloat = Kokkos::complex<float>;
 using cdouble = Kokkos::complex<double>;
 using tilekit::impl::is_complex_v;
 using tilekit::impl::is_half_v;
-
-/// A case's input and output types, and whether it conjugates.
-template <class In, class Out, bool Conj = false>
-struct Pair {
-  using in = In;
-  using out = Out;
-  static constexpr bool conj = Conj;
-};
 
 using CommonPairs =
     List<Pair<float, double>, Pair<double, float>, Pair<std::int32_t, float>,

@@ -1,7 +1,8 @@
 #pragma once
 // Reductions of a whole view: sum (plain or compensated), min, max, and the
-// index of the min or max, over int32, int64, float and double views of any
-// rank whose elements are contiguous in memory. docs/reduce.md has the details.
+// index of the min or max, over int32, int64, float, double, half_t and bhalf_t
+// views of any rank whose elements are contiguous in memory. docs/reduce.md
+// has the details (docs/types.md: the 2-byte floats).
 //
 //   float s = tilekit::reduce(exec, v, tilekit::Sum{});   // returns on the host: waits
 //   tilekit::ReducePlan plan(exec, v, tilekit::MinLoc{}); // validate, size the workspace once
@@ -13,8 +14,9 @@
 // the first is gets tilekit::invalid_argument (give each thread its own plan;
 // plans on different execution space instances run concurrently).
 //
-// Results: Sum gives sum_t<T> (int64 for integers: exact), CompensatedSum T,
-// Min/Max T, MinLoc/MaxLoc ValueIndex<T> (index in memory order, the smallest
+// Results: Sum gives sum_t<T> (int64 for integers: exact; float for half_t and
+// bhalf_t, which accumulate in float), CompensatedSum T (float for the 2-byte
+// floats), Min/Max T, MinLoc/MaxLoc ValueIndex<T> (index in memory order, the smallest
 // index among equal values, -1 when empty). An empty view gives the operation's
 // identity (0, +inf / the largest integer for Min, ...). NaN propagates: a sum
 // with a NaN is NaN, and so are min and max (IEEE 754-2019 minimum/maximum).

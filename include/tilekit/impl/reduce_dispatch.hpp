@@ -32,7 +32,8 @@ namespace impl {
 template <class T>
 constexpr bool is_reduce_type_v = std::is_same_v<T, std::int32_t> ||
                                   std::is_same_v<T, std::int64_t> ||
-                                  std::is_same_v<T, float> || std::is_same_v<T, double>;
+                                  std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                  is_half_v<T>;
 
 template <class Exec>
 backends::ReduceConfig resolve_reduce(const std::string& where, const ReduceOptions& o) {
@@ -88,7 +89,7 @@ template <class Exec, class View>
 void check_reduce_input(const std::string& where, const View& v) {
   static_assert(Kokkos::is_view_v<View>, "tilekit::reduce: the input must be a Kokkos::View");
   static_assert(is_reduce_type_v<typename View::non_const_value_type>,
-                "tilekit::reduce: views of int32, int64, float or double");
+                "tilekit::reduce: views of int32, int64, float, double, half_t or bhalf_t");
   detail::require_accessible<Exec, View>();
   if (v.size() > 0 && !v.span_is_contiguous())
     detail::fail(where, "input with extents " + detail::extents_string(v) +
@@ -114,7 +115,8 @@ void check_reduce_result() {
                 "tilekit::reduce: the result must be a rank-0 Kokkos::View");
   static_assert(std::is_same_v<typename ResultView::value_type, R>,
                 "tilekit::reduce: the result view must be mutable, of the operation's result "
-                "type (sum_t<T> for Sum, ValueIndex<T> for MinLoc/MaxLoc, T otherwise)");
+                "type (sum_t<T> for Sum, ValueIndex<T> for MinLoc/MaxLoc, float for CompensatedSum "
+                "of half_t/bhalf_t, T otherwise)");
   detail::require_accessible<Exec, ResultView>();
 }
 
@@ -232,13 +234,15 @@ class ReducePlan {
   }
 
   /// Bound of |result - exact| for data with sum_abs = sum |x_i| and abs_sum =
-  /// |sum x_i| (u = unit roundoff of T, h = depth()): 0 for integer sums and
-  /// min/max; gamma_h * sum_abs for Sum of floats; u * abs_sum + (1 + u) *
-  /// gamma_2h * h * u * (1 + gamma_h) * sum_abs for CompensatedSum.
+  /// |sum x_i| (u = unit roundoff of the accumulator: T's, float's for half_t
+  /// and bhalf_t, whose elements widen exactly; h = depth()): 0 for integer
+  /// sums and min/max; gamma_h * sum_abs for Sum of floats; u * abs_sum +
+  /// (1 + u) * gamma_2h * h * u * (1 + gamma_h) * sum_abs for CompensatedSum.
   double error_bound(double sum_abs, double abs_sum = 0) const {
-    if constexpr (std::is_floating_point_v<T> &&
+    using F = impl::compute_t<T>;
+    if constexpr (std::is_floating_point_v<F> &&
                   (std::is_same_v<Op, Sum> || std::is_same_v<Op, CompensatedSum>)) {
-      const double u = std::numeric_limits<T>::epsilon() / 2;
+      const double u = std::numeric_limits<F>::epsilon() / 2;
       const double h = static_cast<double>(depth());
       if constexpr (std::is_same_v<Op, Sum>) {
         return impl::gamma_of(h, u) * sum_abs;

@@ -2,9 +2,13 @@
 // The operations of the reduce family: what an accumulator starts from, how an
 // element is folded into it, how two partial results join, and what the caller
 // gets back. Every join is associative and commutative, so min/max/loc results
-// and integer sums do not depend on the order of accumulation.
+// and integer sums do not depend on the order of accumulation. Kokkos' 2-byte
+// floats (half_t, bhalf_t) are widened to float as they are read (exactly):
+// sums accumulate and return float, min and max compare in float and return
+// the element (value_types.hpp's compute_t).
 #include <Kokkos_Core.hpp>
 #include <tilekit/impl/tile_copy.hpp>
+#include <tilekit/impl/value_types.hpp>
 
 #include <cstdint>
 #include <string_view>
@@ -31,9 +35,9 @@ struct ValueIndex {
 
 /// Accumulator and result of Sum: int64 for integers (an int32 sum is exact for
 /// any size below 2^32 elements; int64 sums wrap modulo 2^64, exact whenever the
-/// true sum fits), the element type for floats.
+/// true sum fits), the element type for floats, float for half_t and bhalf_t.
 template <class T>
-using sum_t = std::conditional_t<std::is_integral_v<T>, std::int64_t, T>;
+using sum_t = std::conditional_t<std::is_integral_v<T>, std::int64_t, impl::compute_t<T>>;
 
 template <class Op> constexpr std::string_view op_name();
 template <> constexpr std::string_view op_name<Sum>() { return "sum"; }
@@ -85,8 +89,9 @@ struct Compensated {
   T err;
 };
 
-template <class T>
-struct OpTraits<CompensatedSum, T> {
+template <class E>
+struct OpTraits<CompensatedSum, E> {
+  using T = compute_t<E>;  ///< the arithmetic's type (float for 2-byte floats)
   static_assert(std::is_floating_point_v<T>,
                 "tilekit::CompensatedSum is for floating-point views (integer sums are exact)");
   using acc_type = Compensated<T>;
@@ -98,9 +103,9 @@ struct OpTraits<CompensatedSum, T> {
     e = (a - (s - z)) + (b - z);
   }
   KOKKOS_INLINE_FUNCTION static acc_type identity() { return {T(0), T(0)}; }
-  KOKKOS_INLINE_FUNCTION static void add(acc_type& a, T x, index_t) {
+  KOKKOS_INLINE_FUNCTION static void add(acc_type& a, E x, index_t) {
     T s, e;
-    two_sum(a.sum, x, s, e);
+    two_sum(a.sum, convert<T>(x), s, e);
     a.sum = s;
     a.err += e;
   }
@@ -145,50 +150,57 @@ KOKKOS_INLINE_FUNCTION bool same_rank(T x, T a) {
   return (x == a && negative_bit(x) == negative_bit(a)) || (is_nan(x) && is_nan(a));
 }
 
-template <bool IsMax, class T>
+/// Min/Max of elements of E, compared in F = compute_t<E> (float for 2-byte
+/// floats: exact), the result an E again (exact: it is an element, or the
+/// identity).
+template <bool IsMax, class E>
 struct ExtremumTraits {
+  using T = compute_t<E>;
   using acc_type = T;
-  using result_type = T;
+  using result_type = E;
   KOKKOS_INLINE_FUNCTION static acc_type identity() {
     if constexpr (std::is_floating_point_v<T>)
       return IsMax ? -Kokkos::Experimental::infinity_v<T> : Kokkos::Experimental::infinity_v<T>;
     else
       return IsMax ? Kokkos::Experimental::finite_min_v<T> : Kokkos::Experimental::finite_max_v<T>;
   }
-  KOKKOS_INLINE_FUNCTION static void add(acc_type& a, T x, index_t) {
-    a = ranks_before<IsMax>(x, a) ? x : a;
-  }
-  KOKKOS_INLINE_FUNCTION static void join(acc_type& a, const acc_type& b) { add(a, b, 0); }
+  KOKKOS_INLINE_FUNCTION static void fold(acc_type& a, T x) { a = ranks_before<IsMax>(x, a) ? x : a; }
+  KOKKOS_INLINE_FUNCTION static void add(acc_type& a, E x, index_t) { fold(a, convert<T>(x)); }
+  KOKKOS_INLINE_FUNCTION static void join(acc_type& a, const acc_type& b) { fold(a, b); }
   KOKKOS_INLINE_FUNCTION static acc_type load(const acc_type* p) {
     return *static_cast<const volatile acc_type*>(p);
   }
-  KOKKOS_INLINE_FUNCTION static result_type result(const acc_type& a) { return a; }
+  KOKKOS_INLINE_FUNCTION static result_type result(const acc_type& a) { return convert<E>(a); }
 };
 
-template <bool IsMax, class T>
+template <bool IsMax, class E>
 struct ExtremumLocTraits {
+  using T = compute_t<E>;
   using acc_type = ValueIndex<T>;
-  using result_type = ValueIndex<T>;
+  using result_type = ValueIndex<E>;
   /// Index of the identity: loses every tie, so any element replaces it.
   static constexpr index_t none = Kokkos::Experimental::finite_max_v<index_t>;
   KOKKOS_INLINE_FUNCTION static acc_type identity() {
-    return {ExtremumTraits<IsMax, T>::identity(), none};
+    return {ExtremumTraits<IsMax, E>::identity(), none};
   }
-  KOKKOS_INLINE_FUNCTION static void add(acc_type& a, T x, index_t i) {
+  KOKKOS_INLINE_FUNCTION static void fold(acc_type& a, T x, index_t i) {
     if (ranks_before<IsMax>(x, a.value) || (same_rank(x, a.value) && i < a.index)) {
       a.value = x;
       a.index = i;
     }
   }
+  KOKKOS_INLINE_FUNCTION static void add(acc_type& a, E x, index_t i) {
+    fold(a, convert<T>(x), i);
+  }
   KOKKOS_INLINE_FUNCTION static void join(acc_type& a, const acc_type& b) {
-    add(a, b.value, b.index);
+    fold(a, b.value, b.index);
   }
   KOKKOS_INLINE_FUNCTION static acc_type load(const acc_type* p) {
     const volatile acc_type* v = p;
     return {v->value, v->index};
   }
   KOKKOS_INLINE_FUNCTION static result_type result(const acc_type& a) {
-    return {a.value, a.index == none ? index_t(-1) : a.index};
+    return {convert<E>(a.value), a.index == none ? index_t(-1) : a.index};
   }
 };
 

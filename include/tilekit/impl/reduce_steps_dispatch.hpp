@@ -28,6 +28,8 @@ constexpr std::string_view to_string(ReduceStep s) {
 /// Every pass is a launch of the same step; the last one writes the result.
 template <class ExecSpace, class T>
 class ReduceStepPlan {
+  static_assert(!impl::is_half_v<T>, "tilekit::ReduceStepPlan: the ladder sums int32, int64, "
+                                     "float and double; reduce half_t and bhalf_t with ReducePlan");
   using Mem = typename ExecSpace::memory_space;
   using index_t = impl::index_t;
 
