@@ -10,7 +10,10 @@
 #   tilekit_tool_cases(<target> <cmd_op.cpp> TYPES <dtype>...)
 #
 # dtypes are the tool's names: int32 int64 float double cfloat cdouble half
-# bhalf (half and bhalf only where Kokkos has 2-byte types: GPU builds).
+# bhalf (half and bhalf only where Kokkos has 2-byte types: GPU builds), or
+# pairs of the converting permute: <in>_to_<out> (T is
+# tilekit::tool::Convert<In, Out, false>) and <type>_conj (Convert<T, T, true>);
+# T then holds a comma, so such a source's TILEKIT_TOOL_CASE is variadic.
 # The source defines TILEKIT_TOOL_CASE(prefix, Exec, T), the explicit
 # instantiation of its function for one case, and includes TILEKIT_TOOL_CASES
 # (the generated list of every case) unless TILEKIT_TOOL_INSTANCES_TU is set.
@@ -35,14 +38,26 @@ set(_tilekit_space_SERIAL "Kokkos::Serial")
 set(_tilekit_space_OPENMP "Kokkos::OpenMP")
 set(_tilekit_space_CUDA "Kokkos::Cuda")
 
+# The C++ type of a dtype or pair token.
+function(_tilekit_cpp out dtype)
+  if(dtype MATCHES "^([a-z0-9]+)_to_([a-z0-9]+)$")
+    set(${out} "tilekit::tool::Convert<${_tilekit_cpp_${CMAKE_MATCH_1}}, ${_tilekit_cpp_${CMAKE_MATCH_2}}, false>" PARENT_SCOPE)
+  elseif(dtype MATCHES "^([a-z0-9]+)_conj$")
+    set(${out} "tilekit::tool::Convert<${_tilekit_cpp_${CMAKE_MATCH_1}}, ${_tilekit_cpp_${CMAKE_MATCH_1}}, true>" PARENT_SCOPE)
+  else()
+    set(${out} "${_tilekit_cpp_${dtype}}" PARENT_SCOPE)
+  endif()
+endfunction()
+
 # One line of a case list: the case, under the macros that say whether this
 # Kokkos has the space and the type.
 function(_tilekit_case_line out prefix space dtype)
   set(cond "defined(KOKKOS_ENABLE_${space})")
-  if(dtype STREQUAL "half" OR dtype STREQUAL "bhalf")
+  if(dtype MATCHES "half")
     string(APPEND cond " && defined(TILEKIT_TOOL_HALF)")
   endif()
-  set(${out} "#if ${cond}\nTILEKIT_TOOL_CASE(${prefix}, ${_tilekit_space_${space}}, ${_tilekit_cpp_${dtype}})\n#endif\n" PARENT_SCOPE)
+  _tilekit_cpp(cpp ${dtype})
+  set(${out} "#if ${cond}\nTILEKIT_TOOL_CASE(${prefix}, ${_tilekit_space_${space}}, ${cpp})\n#endif\n" PARENT_SCOPE)
 endfunction()
 
 function(tilekit_tool_cases target source)
@@ -53,7 +68,7 @@ function(tilekit_tool_cases target source)
   set(types)
   foreach(dtype IN LISTS ARG_TYPES)
     # 2-byte types are real only beside a GPU backend (else Kokkos makes them float).
-    if((dtype STREQUAL "half" OR dtype STREQUAL "bhalf") AND NOT "CUDA" IN_LIST _tilekit_spaces)
+    if(dtype MATCHES "half" AND NOT "CUDA" IN_LIST _tilekit_spaces)
       continue()
     endif()
     list(APPEND types ${dtype})

@@ -1,6 +1,7 @@
 // `tilekit permute`: N-D permutations (one, or every one of the shape) through
 // every variant, against the deep_copy of the same bytes, on the selected
-// spaces and types. Every result is checked against a host reference.
+// spaces and types. Every result is checked against a host reference. With
+// --out-dtype or --conj (complex types) the rows are permute_convert.cpp's.
 #include <tilekit/permute.hpp>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include <utility>
 
 #include "families.hpp"
+#include "permute_common.hpp"
+#include "permute_convert.hpp"
 #include "subcommand.hpp"
 #include "timing.hpp"
 #include "transfers.hpp"
@@ -25,12 +28,6 @@ const std::vector<std::string> kVariants = {
     "copy_simple", "copy_shared", "naive", "simple", "simple_templated",
     "shared", "shared_templated", "shared_bank_free", "fused"};
 
-template <class T> std::string type_name() {
-  if constexpr (std::is_same_v<T, Kokkos::complex<float>>) return "cfloat";
-  else if constexpr (std::is_same_v<T, Kokkos::complex<double>>) return "cdouble";
-  else return std::string(dtype_name<T>());
-}
-
 /// fn(T{}) for every selected type; complex types beside common's three.
 template <class Fn>
 void for_each_type(const std::string& which, Fn&& fn) {
@@ -39,20 +36,6 @@ void for_each_type(const std::string& which, Fn&& fn) {
     else if (d == "cdouble") fn(Kokkos::complex<double>{});
     else if (!half_dtype(d, fn)) for_each_dtype(d, fn);
   }
-}
-
-template <class T, int R, class Layout, class Mem>
-struct ViewOf {
-  using type = typename ViewOf<T*, R - 1, Layout, Mem>::type;
-};
-template <class T, class Layout, class Mem>
-struct ViewOf<T, 0, Layout, Mem> {
-  using type = Kokkos::View<T, Layout, Mem, Kokkos::MemoryUnmanaged>;
-};
-
-template <class V, std::size_t... I>
-V make_view(typename V::pointer_type p, const std::vector<index_t>& e, std::index_sequence<I...>) {
-  return V(p, static_cast<std::size_t>(e[I])...);
 }
 
 /// A plan over the buffers a (input) and b (output) viewed with the shape's
@@ -65,78 +48,29 @@ struct PlanRun {
 
 template <class Exec, class T, int R, class Layout>
 PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext,
-                 const std::vector<int>& perm, PermuteVariant v, const PermuteOptions& opts) {
+                 const std::vector<int>& perm, PermuteVariant v, const PermuteOptions& opts,
+                 double alpha, double beta) {
   using V = typename ViewOf<T, R, Layout, typename Exec::memory_space>::type;
   std::vector<index_t> oext(R);
   for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
   const V in = make_view<V>(a, ext, std::make_index_sequence<R>{});
   const V out = make_view<V>(b, oext, std::make_index_sequence<R>{});
   auto plan = std::make_shared<PermutePlan<Exec, T>>(exec, in, out, perm, v, opts);
-  return {[plan, in, out] { plan->execute(in, out); }, plan->method(),
+  return {[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); }, plan->method(),
           plan->fused_shape().to_string()};
 }
 
 template <class Exec, class T, class Layout, std::size_t... R>
 PlanRun make_run_rank(std::size_t rank, const Exec& exec, T* a, T* b,
                       const std::vector<index_t>& ext, const std::vector<int>& perm,
-                      PermuteVariant v, const PermuteOptions& opts, std::index_sequence<R...>) {
+                      PermuteVariant v, const PermuteOptions& opts, double alpha, double beta,
+                      std::index_sequence<R...>) {
   PlanRun run;
-  ((rank == R + 1 ? (run = make_run<Exec, T, R + 1, Layout>(exec, a, b, ext, perm, v, opts), 0)
-                  : 0),
+  ((rank == R + 1
+        ? (run = make_run<Exec, T, R + 1, Layout>(exec, a, b, ext, perm, v, opts, alpha, beta), 0)
+        : 0),
    ...);
   return run;
-}
-
-/// True when out (host copy) is alpha = 1, beta = 0 permute(pattern input):
-/// walks the input in memory order and follows the output offset.
-template <class T>
-bool check_permuted(const T* out, const std::vector<index_t>& ext, const std::vector<int>& perm,
-                    bool left) {
-  const int r = static_cast<int>(ext.size());
-  std::vector<index_t> oext(r), ostride(r), istride(r), in_dim_ostride(r);
-  for (int k = 0; k < r; ++k) oext[k] = ext[perm[k]];
-  auto strides = [&](const std::vector<index_t>& e, std::vector<index_t>& s) {
-    index_t acc = 1;
-    for (int q = 0; q < r; ++q) {
-      const int d = left ? q : r - 1 - q;
-      s[d] = acc;
-      acc *= e[d];
-    }
-  };
-  strides(ext, istride);
-  strides(oext, ostride);
-  for (int k = 0; k < r; ++k) in_dim_ostride[perm[k]] = ostride[k];
-  std::vector<index_t> idx(r, 0);
-  index_t o = 0, n = 1;
-  for (auto e : ext) n *= e;
-  for (index_t i = 0; i < n; ++i) {  // i is the input's memory offset
-    if (!(out[o] == static_cast<T>(pattern(i)))) return false;
-    for (int q = 0; q < r; ++q) {  // memory-order odometer
-      const int d = left ? q : r - 1 - q;
-      o += in_dim_ostride[d];
-      if (++idx[d] < ext[d]) break;
-      o -= in_dim_ostride[d] * ext[d];
-      idx[d] = 0;
-    }
-  }
-  return true;
-}
-
-std::vector<std::vector<int>> permutations(const PermuteArgs& o, int rank) {
-  std::vector<std::vector<int>> out;
-  for (const auto& spec : o.perms) {
-    if (spec == "all") {
-      std::vector<int> p(rank);
-      std::iota(p.begin(), p.end(), 0);
-      do out.push_back(p);
-      while (std::next_permutation(p.begin(), p.end()));
-      continue;
-    }
-    std::vector<int> p;
-    for (const auto& s : split_list(spec)) p.push_back(std::stoi(s));
-    out.push_back(p);
-  }
-  return out;
 }
 
 }  // namespace
@@ -152,6 +86,8 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   index_t count = 1;
   for (auto e : ext) count *= e;
   const double bytes = 2.0 * static_cast<double>(count) * sizeof(T);
+  // The kernels' bytes: beta != 0 reads the output too.
+  const double kernel_bytes = bytes + (o.beta != 0 ? static_cast<double>(count) * sizeof(T) : 0);
   Kokkos::View<T*, Mem> a(Kokkos::view_alloc(exec, "tilekit::tool::a"), count);
   Kokkos::View<T*, Mem> b(Kokkos::view_alloc(exec, "tilekit::tool::b"), count);
   fill_pattern(exec, a);
@@ -166,13 +102,18 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
     if (!o.common.check) return true;
     exec.fence();
     Kokkos::deep_copy(host_out, b);
-    return check_permuted(host_out.data(), ext, perm, left);
+    const bool plain = o.alpha == 1 && o.beta == 0;
+    return check_permuted(host_out.data(), ext, perm, left, [&](const T& v, index_t i) {
+      const T x = static_cast<T>(pattern(i));
+      return plain ? v == x : close_to(v, expected_store<T, T, false>(x, T(-7), o.alpha, o.beta));
+    });
   };
 
   bool ok = true;
   double copy_gbps = 0;
   auto add_row = [&](const std::string& variant, const std::vector<int>& perm,
-                     const report::Timing& t, bool verified, double naive_ms) -> report::Row& {
+                     const report::Timing& t, bool verified, double naive_ms,
+                     double row_bytes) -> report::Row& {
     report::Row row;
     row.op = "permute";
     row.variant = variant;
@@ -180,7 +121,7 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
     row.shape = ext;
     row.dtype = type_name<T>();
     row.ms = t.median_ms;
-    row.bytes = bytes;
+    row.bytes = row_bytes;
     row.verified = verified;
     report::finish_row(row, copy_gbps, peak);
     if (naive_ms > 0) row.speedup = naive_ms / row.ms;
@@ -195,15 +136,18 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
     constexpr auto ranks = std::make_index_sequence<impl::permute_max_rank>{};
     const PlanRun run =
         left ? make_run_rank<Exec, T, Kokkos::LayoutLeft>(ext.size(), exec, a.data(), b.data(),
-                                                          ext, perm, v, o.launch, ranks)
+                                                          ext, perm, v, o.launch, o.alpha,
+                                                          o.beta, ranks)
              : make_run_rank<Exec, T, Kokkos::LayoutRight>(ext.size(), exec, a.data(), b.data(),
-                                                           ext, perm, v, o.launch, ranks);
+                                                           ext, perm, v, o.launch, o.alpha,
+                                                           o.beta, ranks);
     Kokkos::deep_copy(exec, b, static_cast<T>(-7));
     run.execute();
     const bool good = verify(perm);
     ok = ok && good;
     auto t = report::time_median(exec, o.common.reps, run.execute);
-    auto& row = add_row(name, perm, t, o.common.check && good, naive_ms);
+    auto& row = add_row(name, perm, t, o.common.check && good, naive_ms, kernel_bytes);
+    if (o.alpha != 1 || o.beta != 0) row.extra["alpha"] = o.alpha, row.extra["beta"] = o.beta;
     row.extra["method"] = std::string(to_string(run.method));
     if (v == PermuteVariant::fused) row.extra["fused"] = run.fused;
     if (!good) row.extra["error"] = "WRONG RESULT";
@@ -224,10 +168,10 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
       const auto m = report::time_memcpy(exec, o.common.reps, b.data(), a.data(),
                                          static_cast<std::int64_t>(a.size()), bytes);
       copy_gbps = std::max(copy_gbps, m.gbps);
-      add_row("copy", id, t, false, 0);
-      add_row("memcpy", id, m, false, 0);
+      add_row("copy", id, t, false, 0, bytes);
+      add_row("memcpy", id, m, false, 0, bytes);
     } else {
-      add_row("copy", id, t, false, 0);
+      add_row("copy", id, t, false, 0, bytes);
     }
   }
   if (R == 3) {
@@ -272,6 +216,17 @@ Runner setup(CLI::App& app) {
   app.description(app.get_description() +
                   " (--dtype also takes cfloat and cdouble, Kokkos::complex; all = all five)");
   add_transfers_option(app, o->transfers);
+  app.add_option("--out-dtype", o->out_dtype,
+                 "output type (default: the input's): the converting permute, fused variant, "
+                 "rows in->out counting the bytes of both types (the tool's pairs: "
+                 "float<->double, int32->float, float<->half, float<->bhalf)");
+  app.add_option("--alpha", o->alpha, "out = alpha * permute(in) + beta * out")
+      ->capture_default_str();
+  app.add_option("--beta", o->beta, "beta != 0 also reads the output (its bytes count)")
+      ->capture_default_str();
+  app.add_flag("--conj", o->conj,
+               "conjugate complex elements (the tool: cfloat; fused variant; a no-op for real "
+               "types)");
   return [o]() -> int {
     std::vector<index_t> ext;
     for (const auto& s : split_list(o->shape)) ext.push_back(std::stoll(s));
@@ -281,9 +236,15 @@ Runner setup(CLI::App& app) {
       if (e < 1) throw CLI::ValidationError("--shape", "extents must be positive");
     for (const auto& p : permutations(*o, static_cast<int>(ext.size())))
       impl::check_permutation("--perm", p, static_cast<int>(ext.size()));
+    check_convert_options(*o);
     double elements = 1;
     for (auto e : ext) elements *= static_cast<double>(e);
-    preflight(o->common, [&](std::size_t es) { return 2 * elements * es; });  // in and out
+    // In and out (a converting row's types are at most 8 bytes, or the
+    // complex type itself; its copy baseline takes one more buffer).
+    const double buffers = o->out_dtype.empty() && !o->conj ? 2 : 3;
+    preflight(o->common, [&](std::size_t es) {
+      return buffers * elements * std::max<std::size_t>(es, o->out_dtype.empty() ? es : 8);
+    });
     report::Report rep;
     const bool ok = measure_permute(*o, rep);
     return finish(o->common, rep, ok);
@@ -302,12 +263,17 @@ bool measure_permute(const PermuteArgs& o, report::Report& rep) {
     if (e < 1) throw CLI::ValidationError("--shape", "extents must be positive");
   for (const auto& p : permutations(o, static_cast<int>(ext.size())))
     impl::check_permutation("--perm", p, static_cast<int>(ext.size()));
+  check_convert_options(o);
   begin_report(o.common, o.transfers, rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const double peak = hardware_info(exec).peak_gbps;
     for_each_type(o.common.dtype, [&](auto tag) {
-      ok = run_case<decltype(exec), decltype(tag)>(o, exec, ext, peak, rep) && ok;
+      const std::string in = type_name<decltype(tag)>();
+      if (converts(in, o.out_dtype, o.conj))
+        ok = measure_permute_convert(o, exec, in, ext, peak, rep) && ok;
+      else
+        ok = run_case<decltype(exec), decltype(tag)>(o, exec, ext, peak, rep) && ok;
     });
   });
   return ok;

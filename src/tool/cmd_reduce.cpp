@@ -5,7 +5,9 @@
 // row is timed for throughput (throughput.hpp: batches of back-to-back calls
 // over inputs rotated through twice the cache, median time per call), with
 // one call alone between fences beside it (latency_ms). `--teams` takes a list:
-// the production rows run once per value (a sweep of the league cap).
+// the production rows run once per value (a sweep of the league cap). The
+// 2-byte floats (--dtype half,bhalf, GPU builds) run the production reduce
+// only (it accumulates them in float), on data exact in their precision.
 #include <tilekit/reduce.hpp>
 
 #include <algorithm>
@@ -29,17 +31,27 @@ const std::vector<std::string> kVariants = {
     "multiple", "kokkos", "cub",     "sum",             "sum_compensated",
     "min",      "max",    "minloc",  "maxloc"};
 
-/// Exact facts of the tool's data (pattern(k) < 2^20, exact in every type).
+/// Exact facts of the tool's data (pattern(k) < 2^20, exact in every type but
+/// the 2-byte floats; those take pattern(k) % data_modulus<T>, integers they
+/// hold exactly).
 struct Reference {
   std::int64_t sum = 0, imin = 0, imax = 0, min = 0, max = 0;
 };
 
-Reference reference(std::int64_t n) {
+template <class T>
+constexpr std::int64_t data_modulus() {
+  if constexpr (!impl::is_half_v<T>) return 0;
+  else if constexpr (std::is_same_v<T, Kokkos::Experimental::half_t>) return 2048;  // 11 bits
+  else return 256;  // bhalf_t: 8 bits
+}
+
+Reference reference(std::int64_t n, std::int64_t modulus) {
+  auto value = [modulus](std::int64_t k) { return modulus ? pattern(k) % modulus : pattern(k); };
   Reference r;
-  r.min = n ? pattern(0) : 0;
+  r.min = n ? value(0) : 0;
   r.max = r.min;
   for (std::int64_t k = 0; k < n; ++k) {
-    const std::int64_t x = pattern(k);
+    const std::int64_t x = value(k);
     r.sum += x;
     if (x < r.min) r.min = x, r.imin = k;
     if (x > r.max) r.max = x, r.imax = k;
@@ -54,12 +66,13 @@ bool sum_ok(R got, std::int64_t exact, double bound) {
   else return std::abs(static_cast<double>(got) - static_cast<double>(exact)) <= bound;
 }
 
-/// int64 is not among the common --dtype types; reduce accepts it too.
+/// int64 is not among the common --dtype types, nor are half and bhalf
+/// (GPU builds); reduce accepts them too.
 template <class Fn>
 void for_each_reduce_dtype(const std::string& which, Fn&& fn) {
   for (const auto& d : split_list(which == "all" ? "int32,int64,float,double" : which)) {
     if (d == "int64") fn(std::int64_t{});
-    else for_each_dtype(d, fn);
+    else if (!half_dtype(d, fn)) for_each_dtype(d, fn);
   }
 }
 
@@ -78,10 +91,20 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
   const int count = report::rotation_count(read, report::rotation_bytes(hw));
   report::Rotation<T, Mem> a(exec, "tilekit::tool::a", n, count);
   report::Rotation<T, Mem> b(exec, "tilekit::tool::b", n, count);
-  for (int k = 0; k < count; ++k) fill_pattern(exec, a(k));
+  constexpr std::int64_t modulus = data_modulus<T>();
+  for (int k = 0; k < count; ++k) {
+    if constexpr (modulus == 0) {
+      fill_pattern(exec, a(k));
+    } else {
+      const auto p = a(k).data();
+      Kokkos::parallel_for(
+          "tilekit::tool::fill", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+          KOKKOS_LAMBDA(const std::int64_t i) { p[i] = static_cast<T>(pattern(i) % modulus); });
+    }
+  }
   exec.fence();
   const auto a0 = a(0);  // the checked call's input
-  const Reference ref = o.common.check ? reference(n) : Reference{};
+  const Reference ref = o.common.check ? reference(n, modulus) : Reference{};
   const double sum_abs = static_cast<double>(ref.sum);  // the data are >= 0
 
   auto wanted = split_list(o.variant);
@@ -133,32 +156,35 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
   Kokkos::View<S, Mem> rs("tilekit::tool::sum");
   ReduceOptions ladder_shape = o.shape;  // step 6 takes the first --teams value
   if (!o.teams.empty()) ladder_shape.teams = o.teams.front();
-  // The ladder: step speedup over the previous rung, cumulative over naive.
-  for (auto step : kLadder) {
-    const std::string name(to_string(step));
-    if (!selected(name)) continue;
-    ReduceStepPlan plan(exec, a0, step, ladder_shape);
-    Kokkos::deep_copy(exec, rs, S(-7));
-    plan.execute(a0, rs);
-    const bool good = !o.common.check || sum_ok(fetch(rs), ref.sum, plan.error_bound(sum_abs));
-    auto& row = add_row(name, timed([&](const auto& x) { plan.execute(x, rs); }), read,
-                        o.common.check, good);
-    if (naive_ms > 0) row.speedup = naive_ms / row.ms;
-    if (prev_ms > 0) row.extra["step_speedup"] = prev_ms / row.ms;
-    if (step == ReduceStep::naive) naive_ms = row.ms;
-    prev_ms = row.ms;
-  }
-  if (selected("kokkos")) {
-    ReduceStepPlan plan(exec, a0, ReduceStep::kokkos, o.shape);
-    Kokkos::deep_copy(exec, rs, S(-7));
-    plan.execute(a0, rs);
-    const bool good = !o.common.check || sum_ok(fetch(rs), ref.sum, plan.error_bound(sum_abs));
-    auto& row = add_row("kokkos", timed([&](const auto& x) { plan.execute(x, rs); }), read,
-                        o.common.check, good);
-    if (naive_ms > 0) row.speedup = naive_ms / row.ms;
+  // The ladder: step speedup over the previous rung, cumulative over naive
+  // (the seed's sums of int32, int64, float and double).
+  if constexpr (modulus == 0) {
+    for (auto step : kLadder) {
+      const std::string name(to_string(step));
+      if (!selected(name)) continue;
+      ReduceStepPlan plan(exec, a0, step, ladder_shape);
+      Kokkos::deep_copy(exec, rs, S(-7));
+      plan.execute(a0, rs);
+      const bool good = !o.common.check || sum_ok(fetch(rs), ref.sum, plan.error_bound(sum_abs));
+      auto& row = add_row(name, timed([&](const auto& x) { plan.execute(x, rs); }), read,
+                          o.common.check, good);
+      if (naive_ms > 0) row.speedup = naive_ms / row.ms;
+      if (prev_ms > 0) row.extra["step_speedup"] = prev_ms / row.ms;
+      if (step == ReduceStep::naive) naive_ms = row.ms;
+      prev_ms = row.ms;
+    }
+    if (selected("kokkos")) {
+      ReduceStepPlan plan(exec, a0, ReduceStep::kokkos, o.shape);
+      Kokkos::deep_copy(exec, rs, S(-7));
+      plan.execute(a0, rs);
+      const bool good = !o.common.check || sum_ok(fetch(rs), ref.sum, plan.error_bound(sum_abs));
+      auto& row = add_row("kokkos", timed([&](const auto& x) { plan.execute(x, rs); }), read,
+                          o.common.check, good);
+      if (naive_ms > 0) row.speedup = naive_ms / row.ms;
+    }
   }
 #if defined(TILEKIT_HAVE_CUB)
-  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
+  if constexpr (std::is_same_v<Exec, Kokkos::Cuda> && modulus == 0) {
     if (selected("cub")) {
       vendor::CubSum<T, S> cub(exec, n);
       Kokkos::deep_copy(exec, rs, S(-7));
@@ -203,8 +229,8 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
     production(Sum{}, [&](S got, const auto& plan) {
       return sum_ok(got, ref.sum, plan.error_bound(sum_abs));
     });
-    if constexpr (std::is_floating_point_v<T>) {
-      production(CompensatedSum{}, [&](T got, const auto& plan) {
+    if constexpr (std::is_floating_point_v<impl::compute_t<T>>) {
+      production(CompensatedSum{}, [&](auto got, const auto& plan) {
         return sum_ok(got, ref.sum, plan.error_bound(sum_abs, sum_abs));
       });
     }

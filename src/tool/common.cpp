@@ -13,8 +13,8 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   app.add_option("--space", o.space, "default | host | all | serial | openmp | cuda")
       ->capture_default_str();
   app.add_option("--dtype", o.dtype,
-                 "int32 | float | double | all (comma-separated list; transpose and permute "
-                 "also half, bhalf where Kokkos has 2-byte ones: GPU builds)")
+                 "int32 | float | double | all (comma-separated list; transpose, permute and "
+                 "reduce also half, bhalf where Kokkos has 2-byte ones: GPU builds)")
       ->capture_default_str();
   app.add_option("--reps", o.reps, "timed repetitions (median reported)")
       ->capture_default_str()

@@ -43,6 +43,13 @@ struct PermuteArgs {
   std::string layout = "right";
   PermuteOptions launch;
   std::string transfers;
+  /// out = alpha * convert(op(permute(in))) + beta * out (docs/types.md):
+  /// the output's dtype ("": each --dtype's own), the scalars, and whether
+  /// complex elements are conjugated. A conversion or conjugation runs the
+  /// fused variant only (permute_convert.cpp: the tool's pairs).
+  std::string out_dtype;
+  double alpha = 1, beta = 0;
+  bool conj = false;
 };
 bool measure_permute(const PermuteArgs& a, report::Report& rep);
 

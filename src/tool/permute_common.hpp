@@ -1,0 +1,142 @@
+#pragma once
+// What `tilekit permute`'s two measurements share (cmd_permute.cpp: one type
+// in and out, every variant; permute_convert.cpp: an output of another type or
+// conjugated, the fused variant): type names, the views of a shape over raw
+// buffers, the permutations asked for, and the host check of a result.
+#include <tilekit/permute.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "families.hpp"
+
+namespace tilekit::tool {
+
+template <class T> std::string type_name() {
+  if constexpr (std::is_same_v<T, Kokkos::complex<float>>) return "cfloat";
+  else if constexpr (std::is_same_v<T, Kokkos::complex<double>>) return "cdouble";
+  else return std::string(dtype_name<T>());
+}
+
+template <class T, int R, class Layout, class Mem>
+struct ViewOf {
+  using type = typename ViewOf<T*, R - 1, Layout, Mem>::type;
+};
+template <class T, class Layout, class Mem>
+struct ViewOf<T, 0, Layout, Mem> {
+  using type = Kokkos::View<T, Layout, Mem, Kokkos::MemoryUnmanaged>;
+};
+
+template <class V, std::size_t... I>
+V make_view(typename V::pointer_type p, const std::vector<std::int64_t>& e,
+            std::index_sequence<I...>) {
+  return V(p, static_cast<std::size_t>(e[I])...);
+}
+
+inline std::vector<std::vector<int>> permutations(const PermuteArgs& o, int rank) {
+  std::vector<std::vector<int>> out;
+  for (const auto& spec : o.perms) {
+    if (spec == "all") {
+      std::vector<int> p(rank);
+      std::iota(p.begin(), p.end(), 0);
+      do out.push_back(p);
+      while (std::next_permutation(p.begin(), p.end()));
+      continue;
+    }
+    std::vector<int> p;
+    for (const auto& s : split_list(spec)) p.push_back(std::stoi(s));
+    out.push_back(p);
+  }
+  return out;
+}
+
+/// True when ok(out[o], i) holds for every element: i is the input's memory
+/// offset, o the output offset the permutation sends it to (out: a host copy).
+template <class T, class Ok>
+bool check_permuted(const T* out, const std::vector<std::int64_t>& ext,
+                    const std::vector<int>& perm, bool left, const Ok& ok) {
+  using index_t = std::int64_t;
+  const int r = static_cast<int>(ext.size());
+  std::vector<index_t> oext(r), ostride(r), istride(r), in_dim_ostride(r);
+  for (int k = 0; k < r; ++k) oext[k] = ext[perm[k]];
+  auto strides = [&](const std::vector<index_t>& e, std::vector<index_t>& s) {
+    index_t acc = 1;
+    for (int q = 0; q < r; ++q) {
+      const int d = left ? q : r - 1 - q;
+      s[d] = acc;
+      acc *= e[d];
+    }
+  };
+  strides(ext, istride);
+  strides(oext, ostride);
+  for (int k = 0; k < r; ++k) in_dim_ostride[perm[k]] = ostride[k];
+  std::vector<index_t> idx(r, 0);
+  index_t o = 0, n = 1;
+  for (auto e : ext) n *= e;
+  for (index_t i = 0; i < n; ++i) {
+    if (!ok(out[o], i)) return false;
+    for (int q = 0; q < r; ++q) {  // memory-order odometer
+      const int d = left ? q : r - 1 - q;
+      o += in_dim_ostride[d];
+      if (++idx[d] < ext[d]) break;
+      o -= in_dim_ostride[d] * ext[d];
+      idx[d] = 0;
+    }
+  }
+  return true;
+}
+
+/// Input element k of the tool's data: pattern(k), with imaginary part
+/// pattern(k + 1) for complex types (so that conjugation shows).
+template <class T>
+KOKKOS_INLINE_FUNCTION T input_value(std::int64_t k) {
+  if constexpr (impl::is_complex_v<T>)
+    return T(static_cast<typename T::value_type>(pattern(k)),
+             static_cast<typename T::value_type>(pattern(k + 1)));
+  else
+    return static_cast<T>(pattern(k));
+}
+
+/// What a permute of TIn into TOut stores for input x over y0, computed as the
+/// kernels' stores compute it (impl/permute_store.hpp).
+template <class TIn, class TOut, bool Conj>
+TOut expected_store(const TIn& x, const TOut& y0, double alpha, double beta) {
+  using S = permute_scalar_t<TIn, TOut>;
+  const TIn v = impl::conj_if<Conj>(x);
+  if (beta != 0)
+    return impl::convert<TOut>(static_cast<S>(alpha) * impl::convert<S>(v) +
+                               static_cast<S>(beta) * impl::convert<S>(y0));
+  if (static_cast<S>(alpha) != S(1))
+    return impl::convert<TOut>(static_cast<S>(alpha) * impl::convert<S>(v));
+  return impl::convert<TOut>(v);
+}
+
+/// got == want, or (floating types) within 4 units of the type's precision of
+/// want: a device may fuse the multiply-add that the host rounds twice.
+template <class T>
+bool close_to(const T& got, const T& want) {
+  if (got == want) return true;
+  if constexpr (std::is_integral_v<T>) {
+    return false;
+  } else {
+    using R = typename impl::real_of<T>::type;
+    const double eps = impl::is_half_v<R>
+                           ? (std::is_same_v<R, Kokkos::Experimental::half_t> ? 0x1p-10 : 0x1p-7)
+                           : static_cast<double>(std::numeric_limits<impl::compute_t<R>>::epsilon());
+    auto d = [](const auto& x) { return static_cast<double>(static_cast<impl::compute_t<R>>(x)); };
+    if constexpr (impl::is_complex_v<T>) {
+      const double tol = 4 * eps * (std::abs(d(want.real())) + std::abs(d(want.imag())));
+      return std::abs(d(got.real()) - d(want.real())) <= tol &&
+             std::abs(d(got.imag()) - d(want.imag())) <= tol;
+    } else {
+      return std::abs(d(got) - d(want)) <= 4 * eps * std::abs(d(want));
+    }
+  }
+}
+
+}  // namespace tilekit::tool

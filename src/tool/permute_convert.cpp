@@ -1,0 +1,298 @@
+// `tilekit permute --out-dtype T [--alpha a --beta b] [--conj]`: the converting
+// and conjugating permute, out = alpha * convert(op(permute(in))) + beta * out,
+// through the fused plan (the same tiled kernels as the plain permute, the
+// conversion at their final store). Each row counts the bytes read and
+// written of both types: N (sizeof(in) + sizeof(out)), + N sizeof(out) when
+// beta != 0 reads the output. Its "% copy" refers to the better of the
+// deep_copy of the input type and of the output type (and on a host space a
+// parallel memcpy) of the same run. Every result is checked against the host.
+//
+// The tool's pairs are few on purpose (compile time): kPairs below, each a
+// case of its own (cmake/TilekitToolCases.cmake, pair tokens <in>_to_<out>
+// and <type>_conj).
+#include <tilekit/permute.hpp>
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <utility>
+
+#include "permute_common.hpp"
+#include "permute_convert.hpp"
+#include "timing.hpp"
+
+namespace tilekit::tool {
+namespace {
+
+using index_t = std::int64_t;
+
+/// Calls fn(Convert<In, Out, Conj>{}) for each of the tool's pairs.
+template <class Fn>
+void for_each_tool_pair(Fn&& fn) {
+  using cfloat = Kokkos::complex<float>;
+  fn(Convert<float, double, false>{});
+  fn(Convert<double, float, false>{});
+  fn(Convert<std::int32_t, float, false>{});
+  fn(Convert<cfloat, cfloat, true>{});
+#if defined(TILEKIT_TOOL_HALF)
+  using half = Kokkos::Experimental::half_t;
+  using bhalf = Kokkos::Experimental::bhalf_t;
+  fn(Convert<float, half, false>{});
+  fn(Convert<half, float, false>{});
+  fn(Convert<float, bhalf, false>{});
+  fn(Convert<bhalf, float, false>{});
+#endif
+}
+
+bool is_complex_name(const std::string& d) { return d == "cfloat" || d == "cdouble"; }
+
+/// The pair's names: "float->half", "cfloat->cfloat (conj)".
+template <class P>
+bool is_pair(const std::string& in, const std::string& out, bool conj) {
+  return type_name<typename P::in>() == in && type_name<typename P::out>() == out &&
+         P::conj == (conj && is_complex_name(in));
+}
+
+/// The pair's plan over raw buffers viewed with the shape's rank and layout.
+template <class Exec, class P, int R, class Layout>
+std::function<void()> make_convert_run(const Exec& exec, const typename P::in* a,
+                                       typename P::out* b, const std::vector<index_t>& ext,
+                                       const std::vector<int>& perm, const PermuteArgs& o,
+                                       PermuteMethod& method, std::string& fused) {
+  using Mem = typename Exec::memory_space;
+  using VI = typename ViewOf<const typename P::in, R, Layout, Mem>::type;
+  using VO = typename ViewOf<typename P::out, R, Layout, Mem>::type;
+  std::vector<index_t> oext(R);
+  for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
+  const VI in = make_view<VI>(a, ext, std::make_index_sequence<R>{});
+  const VO out = make_view<VO>(b, oext, std::make_index_sequence<R>{});
+  auto plan = std::make_shared<PermutePlan<Exec, typename P::in, typename P::out, P::conj>>(
+      exec, in, out, perm, PermuteVariant::fused, o.launch);
+  method = plan->method();
+  fused = plan->fused_shape().to_string();
+  const double alpha = o.alpha, beta = o.beta;
+  return [plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); };
+}
+
+template <class Exec, class P, class Layout, std::size_t... R>
+std::function<void()> make_convert_rank(std::size_t rank, const Exec& exec,
+                                        const typename P::in* a, typename P::out* b,
+                                        const std::vector<index_t>& ext,
+                                        const std::vector<int>& perm, const PermuteArgs& o,
+                                        PermuteMethod& method, std::string& fused,
+                                        std::index_sequence<R...>) {
+  std::function<void()> run;
+  ((rank == R + 1
+        ? (run = make_convert_run<Exec, P, R + 1, Layout>(exec, a, b, ext, perm, o, method, fused),
+           0)
+        : 0),
+   ...);
+  return run;
+}
+
+/// What out holds before a run: -7 under beta != 0 (read), else NaN where the
+/// type has one (beta == 0 never reads it), -7 for integers.
+template <class T>
+T initial_out(double beta) {
+  if constexpr (std::is_integral_v<T>) return T(-7);
+  else return impl::convert<T>(beta != 0 ? -7.0 : std::numeric_limits<double>::quiet_NaN());
+}
+
+}  // namespace
+
+// One space and pair of the measurement: declared `extern` below and
+// instantiated in the units cmake/TilekitToolCases.cmake generates.
+template <class Exec, class P>
+bool run_convert_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>& ext,
+                      double peak, report::Report& rep) {
+  using TIn = typename P::in;
+  using TOut = typename P::out;
+  using Mem = typename Exec::memory_space;
+  const bool left = o.layout == "left";
+  const int R = static_cast<int>(ext.size());
+  index_t count = 1;
+  for (auto e : ext) count *= e;
+  const double n = static_cast<double>(count);
+  const double bytes = n * (sizeof(TIn) + sizeof(TOut)) + (o.beta != 0 ? n * sizeof(TOut) : 0);
+  Kokkos::View<TIn*, Mem> a(Kokkos::view_alloc(exec, "tilekit::tool::a"), count);
+  Kokkos::View<TOut*, Mem> b(Kokkos::view_alloc(exec, "tilekit::tool::b"), count);
+  {
+    const auto p = a.data();
+    Kokkos::parallel_for(
+        "tilekit::tool::fill", Kokkos::RangePolicy<Exec, Kokkos::IndexType<index_t>>(exec, 0, count),
+        KOKKOS_LAMBDA(const index_t k) { p[k] = input_value<TIn>(k); });
+  }
+  exec.fence();
+  const std::string name = type_name<TIn>() + "->" + type_name<TOut>();
+
+  double copy_gbps = 0;
+  auto add_row = [&](const std::string& variant, const std::string& dtype,
+                     const std::vector<int>& perm, const report::Timing& t, double row_bytes,
+                     bool verified) -> report::Row& {
+    report::Row row;
+    row.op = "permute";
+    row.variant = variant;
+    row.space = Exec::name();
+    row.shape = ext;
+    row.dtype = dtype;
+    row.ms = t.median_ms;
+    row.bytes = row_bytes;
+    row.verified = verified;
+    report::finish_row(row, copy_gbps, peak);
+    row.extra["perm"] = perm;
+    row.extra["layout"] = left ? "left" : "right";
+    rep.rows.push_back(row);
+    return rep.rows.back();
+  };
+
+  // The baselines: the deep_copy of each type (through a scratch buffer of
+  // that type), on a host space also a parallel memcpy; "% copy" refers to
+  // the best of them.
+  std::vector<int> id(R);
+  std::iota(id.begin(), id.end(), 0);
+  {
+    std::size_t rows = 0;
+    auto copy_of = [&](const auto& v) {
+      using V = std::decay_t<decltype(v)>;
+      using T = typename V::non_const_value_type;
+      const double cb = 2 * n * sizeof(T);
+      V tmp(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "tilekit::tool::copy"), count);
+      const auto t = report::time_copy(exec, o.common.reps, tmp, v, cb);
+      copy_gbps = std::max(copy_gbps, t.gbps);
+      add_row("copy", type_name<T>(), id, t, cb, false);
+      ++rows;
+      if constexpr (report::host_copy_v<Exec>) {
+        const auto m = report::time_memcpy(exec, o.common.reps, tmp.data(), v.data(), count, cb);
+        copy_gbps = std::max(copy_gbps, m.gbps);
+        add_row("memcpy", type_name<T>(), id, m, cb, false);
+        ++rows;
+      }
+    };
+    copy_of(a);
+    if constexpr (!std::is_same_v<TIn, TOut>) copy_of(b);
+    // (each row's % copy against the best of them, known now)
+    const std::size_t first = rep.rows.size() - rows;
+    for (std::size_t k = first; k < rep.rows.size(); ++k)
+      report::finish_row(rep.rows[k], copy_gbps, peak);
+  }
+
+  bool ok = true;
+  auto host_out = Kokkos::create_mirror_view(Kokkos::HostSpace(), b);
+  auto host_in = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
+  const TOut y0 = initial_out<TOut>(o.beta);
+  constexpr bool conj = P::conj && impl::is_complex_v<TIn>;
+  for (const auto& perm : permutations(o, R)) {
+    constexpr auto ranks = std::make_index_sequence<impl::permute_max_rank>{};
+    PermuteMethod method{};
+    std::string fused;
+    const auto run =
+        left ? make_convert_rank<Exec, P, Kokkos::LayoutLeft>(ext.size(), exec, a.data(),
+                                                              b.data(), ext, perm, o, method,
+                                                              fused, ranks)
+             : make_convert_rank<Exec, P, Kokkos::LayoutRight>(ext.size(), exec, a.data(),
+                                                               b.data(), ext, perm, o, method,
+                                                               fused, ranks);
+    Kokkos::deep_copy(exec, b, y0);
+    run();
+    bool good = true;
+    if (o.common.check) {
+      exec.fence();
+      Kokkos::deep_copy(host_out, b);
+      good = check_permuted(host_out.data(), ext, perm, left, [&](const TOut& v, index_t i) {
+        return close_to(v, expected_store<TIn, TOut, conj>(host_in(i), y0, o.alpha, o.beta));
+      });
+    }
+    ok = ok && good;
+    const auto t = report::time_median(exec, o.common.reps, run);
+    auto& row = add_row("fused", name, perm, t, bytes, o.common.check && good);
+    row.extra["method"] = std::string(to_string(method));
+    row.extra["fused"] = fused;
+    row.extra["in_dtype"] = type_name<TIn>();
+    row.extra["out_dtype"] = type_name<TOut>();
+    row.extra["conj"] = conj;
+    row.extra["alpha"] = o.alpha;
+    row.extra["beta"] = o.beta;
+    if (!good) row.extra["error"] = "WRONG RESULT";
+  }
+  return ok;
+}
+
+#define TILEKIT_TOOL_CASE(prefix, Exec, ...)                                    \
+  prefix template bool run_convert_case<Exec, __VA_ARGS__>(                     \
+      const PermuteArgs&, const Exec&, const std::vector<index_t>&, double, report::Report&);
+#if !defined(TILEKIT_TOOL_INSTANCES_TU)
+#include TILEKIT_TOOL_CASES
+
+bool converts(const std::string& in, const std::string& out, bool conj) {
+  return (!out.empty() && out != in) || (conj && is_complex_name(in));
+}
+
+void check_convert_options(const PermuteArgs& o) {
+  for (const auto& in : split_list(o.common.dtype == "all" ? "int32,float,double,cfloat,cdouble"
+                                                           : o.common.dtype)) {
+    const std::string out = o.out_dtype.empty() ? in : o.out_dtype;
+    if (!converts(in, out, o.conj)) continue;
+    bool found = false;
+    for_each_tool_pair([&](auto p) { found = found || is_pair<decltype(p)>(in, out, o.conj); });
+    if (!found) {
+      std::string pairs;
+      for_each_tool_pair([&](auto p) {
+        using P = decltype(p);
+        pairs += (pairs.empty() ? "" : ", ") + type_name<typename P::in>() +
+                 (P::conj ? " --conj" : " -> " + type_name<typename P::out>());
+      });
+      throw CLI::ValidationError(
+          "--out-dtype", in + " -> " + out + (o.conj ? " conjugated" : "") +
+                             " is not one of the tool's pairs (" + pairs +
+                             "; the library converts between any of its types)");
+    }
+    if (!o.transfers.empty())
+      throw CLI::ValidationError("--transfers", "not with --out-dtype or --conj rows");
+    if (o.variant != "all") {
+      const auto v = split_list(o.variant);
+      if (std::find(v.begin(), v.end(), "fused") == v.end())
+        throw CLI::ValidationError("--variant", "--out-dtype and --conj rows run the fused "
+                                                "variant: select it (or all)");
+    }
+  }
+}
+
+template <class Exec>
+bool measure_permute_convert(const PermuteArgs& o, const Exec& exec, const std::string& in,
+                             const std::vector<std::int64_t>& ext, double peak,
+                             report::Report& rep) {
+  const std::string out = o.out_dtype.empty() ? in : o.out_dtype;
+  bool ok = true, done = false;
+  for_each_tool_pair([&](auto p) {
+    using P = decltype(p);
+    if (done || !is_pair<P>(in, out, o.conj)) return;
+    ok = run_convert_case<Exec, P>(o, exec, ext, peak, rep);
+    done = true;
+  });
+  if (!done) throw CLI::ValidationError("--out-dtype", in + " -> " + out + ": no such pair");
+  return ok;
+}
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+template bool measure_permute_convert<Kokkos::Serial>(const PermuteArgs&, const Kokkos::Serial&,
+                                                      const std::string&,
+                                                      const std::vector<std::int64_t>&, double,
+                                                      report::Report&);
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+template bool measure_permute_convert<Kokkos::OpenMP>(const PermuteArgs&, const Kokkos::OpenMP&,
+                                                      const std::string&,
+                                                      const std::vector<std::int64_t>&, double,
+                                                      report::Report&);
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+template bool measure_permute_convert<Kokkos::Cuda>(const PermuteArgs&, const Kokkos::Cuda&,
+                                                    const std::string&,
+                                                    const std::vector<std::int64_t>&, double,
+                                                    report::Report&);
+#endif
+
+#endif  // !TILEKIT_TOOL_INSTANCES_TU
+
+}  // namespace tilekit::tool
