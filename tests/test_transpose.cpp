@@ -18,7 +18,9 @@ TYPED_TEST_SUITE(Transpose, AllTypes, CaseNames);
 
 const std::vector<std::pair<int, int>> kShapes = {
     {1, 1},   {1, 257}, {257, 1}, {17, 31}, {31, 17}, {97, 101}, {33, 65},
-    {100, 37}, {64, 64}, {128, 256}, {3, 1000}, {1000, 3}, {130, 67}};
+    {100, 37}, {64, 64}, {128, 256}, {3, 1000}, {1000, 3}, {130, 67},
+    // thin (a side of at most 32 bytes: the thin kernel) and just past it
+    {2, 4099}, {4099, 2}, {8, 1031}, {1031, 8}, {9, 1031}, {1031, 5}};
 
 const tilekit::TransposeVariant kVariants[] = {tilekit::TransposeVariant::naive,
                                                tilekit::TransposeVariant::tiled,
@@ -59,6 +61,44 @@ TYPED_TEST(Transpose, EveryVariantLayoutLeft) {
   for (auto v : kVariants)
     for (auto [r, c] : {std::pair{1, 1}, {1, 40}, {37, 1}, {33, 65}, {130, 67}, {3, 1000}})
       check_transpose<E, T, Kokkos::LayoutLeft>(r, c, v);
+}
+
+/// A side of at most the backend's transpose_thin_bytes takes the thin
+/// kernel (tiled variants), also for windows of larger matrices: a 3-row
+/// window with a leading dimension read, written into a 3-column window.
+TYPED_TEST(Transpose, ThinMatricesAndWindows) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using Mem = typename E::memory_space;
+  constexpr int bytes = tilekit::impl::transpose_thin_bytes<E>();
+  E exec;
+  {
+    Kokkos::View<T**, Mem> a("a", 2, 777), b("b", 777, 2), c("c", 64, 64), d("d", 64, 64);
+    tilekit::TransposePlan thin(exec, a, b), square(exec, c, d);
+    EXPECT_EQ(thin.thin(), bytes >= 2 * static_cast<int>(sizeof(T)));
+    EXPECT_FALSE(square.thin());
+  }
+  const int n = 1001;
+  Kokkos::View<T**, Kokkos::LayoutRight, Mem> pin("pin", 5, n + 4), pout("pout", n, 7);
+  auto hp = Kokkos::create_mirror_view(pin);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < n + 4; ++j) hp(i, j) = static_cast<T>(value_of(i * 7919L + j));
+  Kokkos::deep_copy(pin, hp);
+  Kokkos::deep_copy(pout, poison<T>());
+  auto in = Kokkos::subview(pin, std::pair{1, 4}, std::pair{2, n + 2});  // 3 x n, ld n + 4
+  auto out = Kokkos::subview(pout, Kokkos::ALL, std::pair{3, 6});       // n x 3, ld 7
+  tilekit::TransposePlan plan(exec, in, out);
+  EXPECT_EQ(plan.thin(), bytes >= 3 * static_cast<int>(sizeof(T)));
+  plan.execute(in, out);
+  exec.fence();
+  auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pout);
+  long wrong = 0;
+  for (int j = 0; j < n; ++j)
+    for (int k = 0; k < 7; ++k) {
+      const bool inside = k >= 3 && k < 6;
+      wrong += inside ? ho(j, k) != hp(1 + (k - 3), 2 + j) : ho(j, k) != poison<T>();
+    }
+  EXPECT_EQ(wrong, 0);
 }
 
 TYPED_TEST(Transpose, LaunchShapeOverrides) {

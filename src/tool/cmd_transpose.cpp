@@ -128,12 +128,16 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
       if (v != TransposeVariant::naive) {
         rep.rows.back().extra["tile"] = plan.config().tile;
         rep.rows.back().extra["threads"] = plan.config().team_rows * plan.config().vector;
+        if (plan.thin()) rep.rows.back().extra["kernel"] = "thin";
       }
       if (sub) {
         rep.rows.back().extra["sub"] = o.sub;
         rep.rows.back().extra["in_strides"] = std::to_string(ld) + ",1";
         rep.rows.back().extra["kernel"] =
-            v == TransposeVariant::naive ? "naive" : (plan.tiled() ? "tiled" : "strided");
+            v == TransposeVariant::naive ? "naive"
+            : plan.thin()                ? "thin"
+            : plan.tiled()               ? "tiled"
+                                         : "strided";
       }
       if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
       if (!o.transfers.empty())

@@ -35,6 +35,9 @@ struct HostTraits {
   /// The tile lives in level-1 scratch: level 0 holds 32 KiB on OpenMP, and
   /// 128 x 128 floats (64 KiB, L2) write destination rows of 512 bytes.
   static constexpr int transpose_scratch_level = 1;
+  /// Matrices with a side of at most 32 bytes (2 x N, N x 8 floats) take the
+  /// thin kernel: each thread walks the long side, a few contiguous streams.
+  static constexpr int transpose_thin_bytes = 32;
   static TileConfig transpose_inplace_tile(std::size_t elem_bytes) {
     return {elem_bytes >= 8 ? 16 : 32, 1, 1, 1};
   }

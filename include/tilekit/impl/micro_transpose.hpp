@@ -48,6 +48,17 @@ constexpr int line_micro_edge() {
   }
 }
 
+/// The widest thin side, in bytes, below which an out-of-place transpose takes
+/// the thin kernel instead of tiles (TransposeThin): Traits<Exec>::
+/// transpose_thin_bytes; absent or 0: always tiles.
+template <class Exec>
+constexpr int transpose_thin_bytes() {
+  if constexpr (requires { backends::Traits<Exec>::transpose_thin_bytes; })
+    return backends::Traits<Exec>::transpose_thin_bytes;
+  else
+    return 0;
+}
+
 /// Whether Exec's teams walk the tiles of a transpose down the columns of
 /// tiles, so that consecutive tiles continue the same destination rows (a
 /// CPU thread's writes stay sequential from tile to tile), rather than along

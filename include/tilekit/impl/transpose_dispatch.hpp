@@ -9,6 +9,7 @@
 #include <tilekit/impl/transpose_inplace_rect_dispatch.hpp>
 #include <tilekit/impl/transpose_kernels.hpp>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -151,10 +152,21 @@ class TransposePlan {
   /// order: contiguous, or windows with a leading dimension); otherwise the
   /// strided element kernel runs.
   bool tiled() const { return variant_ != TransposeVariant::naive && geom_.tiled; }
+  /// True when the planned matrix is thin (a side of at most the backend's
+  /// transpose_thin_bytes, e.g. 2 x N or N x 8 floats on every backend here):
+  /// a tiled variant then runs the thin kernel (impl::TransposeThin), since a
+  /// tile would be a sliver of a few rows.
+  bool thin() const { return tiled() && thin(geom_); }
   const backends::TileConfig& config() const { return config_; }
 
  private:
   std::string where() const { return opts_.label; }
+
+  static bool thin(const impl::TransposeGeom& g) {
+    constexpr int bytes = impl::transpose_thin_bytes<ExecSpace>();
+    const auto side = static_cast<std::size_t>(std::min(g.m, g.n));
+    return bytes > 0 && g.tiled && side * sizeof(T) <= static_cast<std::size_t>(bytes);
+  }
 
   template <class InView, class OutView>
   void check(const InView& in, const OutView& out) const {
@@ -189,6 +201,21 @@ class TransposePlan {
           opts_.label + (variant_ == TransposeVariant::naive ? "_naive" : "_strided"),
           Policy(exec_, {0, 0}, {m, n}),
           impl::TransposeNaive<T>{in, out, g.si0, g.si1, g.so0, g.so1});
+      return;
+    }
+    if (!dry_run && thin(g)) {
+      // One side of at most transpose_thin_bytes: the long side is the work
+      // items, the thin side each one's loop (TransposeThin).
+      const bool rows_thin = m <= n;
+      const index_t q = rows_thin ? n : m;
+      // rows thin: (i, j) = (r, q); columns thin: (i, j) = (q, r). Element
+      // (i, j) is in[i * si0 + j] and out[j * so0 + i].
+      impl::TransposeThin<T> f = rows_thin
+          ? impl::TransposeThin<T>{in, out, 1, g.si0, g.so0, 1, static_cast<int>(m)}
+          : impl::TransposeThin<T>{in, out, g.si0, 1, 1, g.so0, static_cast<int>(n)};
+      Kokkos::parallel_for(
+          opts_.label + "_thin",
+          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, q), f);
       return;
     }
     impl::with_stage<ExecSpace>(config_.team_rows * config_.vector, [&](auto K, auto N) {

@@ -108,6 +108,26 @@ struct TransposeTiled {
   }
 };
 
+/// Thin matrices (one side of a few elements: 2 x N, N x 2): a tile would be
+/// a sliver (2 x 64 elements), so instead each work item q of the long side
+/// moves the few elements r of the thin side, element (q, r) read from
+/// in[q * a + r * b] and written to out[q * c + r * d]. The dispatch orders
+/// the strides so that consecutive work items step through unit strides: the
+/// array whose rows are the thin side is walked row by row (one contiguous
+/// run), the other as a few contiguous streams, one per thin index.
+template <class T>
+struct TransposeThin {
+  const T* in;
+  T* out;
+  index_t a, b, c, d;
+  int thin;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t q) const {
+    const T* src = in + q * a;
+    T* dst = out + q * c;
+    for (int r = 0; r < thin; ++r) dst[r * d] = src[r * b];
+  }
+};
+
 /// A plain copy, one element per work item: the "Kokkos copy kernel" row of
 /// the benchmarks (Kokkos::deep_copy is the baseline that counts).
 template <class T>
