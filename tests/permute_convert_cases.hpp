@@ -116,33 +116,6 @@ double eps_of() {
 
 // ---------------------------------------------------------------- running
 
-template <class T, int R> struct Stars { using type = typename Stars<T, R - 1>::type*; };
-template <class T> struct Stars<T, 0> { using type = T; };
-template <class T, int R, class Layout, class Mem>
-using UView = Kokkos::View<typename Stars<T, R>::type, Layout, Mem, Kokkos::MemoryUnmanaged>;
-
-template <class V, std::size_t... I>
-V make_view(typename V::pointer_type p, const Extents& e, std::index_sequence<I...>) {
-  return V(p, static_cast<std::size_t>(e[I])...);
-}
-
-index_t volume(const Extents& e) {
-  index_t v = 1;
-  for (auto x : e) v *= x;
-  return v;
-}
-
-index_t offset_of(const Extents& idx, const Extents& ext, bool left) {
-  index_t off = 0, stride = 1;
-  const int r = static_cast<int>(ext.size());
-  for (int q = 0; q < r; ++q) {
-    const int d = left ? q : r - 1 - q;
-    off += idx[d] * stride;
-    stride *= ext[d];
-  }
-  return off;
-}
-
 struct Scalars {
   double alpha, beta;
 };

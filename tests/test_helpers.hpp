@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace tilekit::test {
 
@@ -92,6 +94,41 @@ bool still_poisoned(const View& v) {
   for (std::size_t k = 0; k < h.span(); ++k)
     if (h.data()[k] != poison<T>()) return false;
   return true;
+}
+
+// ------------------------------------------------ N-D views over raw buffers
+
+/// Kokkos' data type of rank R: T, T*, T**, ...
+template <class T, int R> struct Stars { using type = typename Stars<T, R - 1>::type*; };
+template <class T> struct Stars<T, 0> { using type = T; };
+
+template <class T, int R, class Layout, class Mem>
+using UView = Kokkos::View<typename Stars<T, R>::type, Layout, Mem, Kokkos::MemoryUnmanaged>;
+
+/// An unmanaged view of extents e over p.
+template <class V, std::size_t... I>
+V make_view(typename V::pointer_type p, const std::vector<std::int64_t>& e,
+            std::index_sequence<I...>) {
+  return V(p, static_cast<std::size_t>(e[I])...);
+}
+
+inline std::int64_t volume(const std::vector<std::int64_t>& e) {
+  std::int64_t v = 1;
+  for (auto x : e) v *= x;
+  return v;
+}
+
+/// Memory offset of a logical index in a contiguous view of the layout.
+inline std::int64_t offset_of(const std::vector<std::int64_t>& idx,
+                              const std::vector<std::int64_t>& ext, bool left) {
+  std::int64_t off = 0, stride = 1;
+  const int r = static_cast<int>(ext.size());
+  for (int q = 0; q < r; ++q) {
+    const int d = left ? q : r - 1 - q;
+    off += idx[d] * stride;
+    stride *= ext[d];
+  }
+  return off;
 }
 
 }  // namespace tilekit::test

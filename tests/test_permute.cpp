@@ -40,36 +40,7 @@ T make_poison() {
   else return poison<T>();
 }
 
-// ---------------------------------------------------------------- views
-
-template <class T, int R> struct Stars { using type = typename Stars<T, R - 1>::type*; };
-template <class T> struct Stars<T, 0> { using type = T; };
-
-template <class T, int R, class Layout, class Mem>
-using UView = Kokkos::View<typename Stars<T, R>::type, Layout, Mem, Kokkos::MemoryUnmanaged>;
-
-template <class V, std::size_t... I>
-V make_view(typename V::pointer_type p, const Extents& e, std::index_sequence<I...>) {
-  return V(p, static_cast<std::size_t>(e[I])...);
-}
-
-index_t volume(const Extents& e) {
-  index_t v = 1;
-  for (auto x : e) v *= x;
-  return v;
-}
-
-/// Memory offset of a logical index in a contiguous view of the layout.
-index_t offset_of(const Extents& idx, const Extents& ext, bool left) {
-  index_t off = 0, stride = 1;
-  const int r = static_cast<int>(ext.size());
-  for (int q = 0; q < r; ++q) {
-    const int d = left ? q : r - 1 - q;
-    off += idx[d] * stride;
-    stride *= ext[d];
-  }
-  return off;
-}
+// Views over raw buffers, volume and offset_of: test_helpers.hpp.
 
 /// expected = alpha * permute(in) + beta * out0 (or alpha * permute(in) when
 /// beta_zero), on logical indices: out(j) with j[k] = i[perm[k]].

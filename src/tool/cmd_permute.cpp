@@ -114,19 +114,9 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   auto add_row = [&](const std::string& variant, const std::vector<int>& perm,
                      const report::Timing& t, bool verified, double naive_ms,
                      double row_bytes) -> report::Row& {
-    report::Row row;
-    row.op = "permute";
-    row.variant = variant;
-    row.space = Exec::name();
-    row.shape = ext;
-    row.dtype = type_name<T>();
-    row.ms = t.median_ms;
-    row.bytes = row_bytes;
-    row.verified = verified;
-    report::finish_row(row, copy_gbps, peak);
+    report::Row row = permute_row(Exec::name(), ext, variant, type_name<T>(), perm, left, t,
+                                  row_bytes, verified, copy_gbps, peak);
     if (naive_ms > 0) row.speedup = naive_ms / row.ms;
-    row.extra["perm"] = perm;
-    row.extra["layout"] = left ? "left" : "right";
     rep.rows.push_back(row);
     return rep.rows.back();
   };

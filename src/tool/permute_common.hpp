@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "families.hpp"
+#include "timing.hpp"
 
 namespace tilekit::tool {
 
@@ -53,6 +54,27 @@ inline std::vector<std::vector<int>> permutations(const PermuteArgs& o, int rank
     out.push_back(p);
   }
   return out;
+}
+
+/// One row of `tilekit permute`: the fields every row has, finished against
+/// the run's copy baseline (report::finish_row), with its perm and layout.
+inline report::Row permute_row(const char* space, const std::vector<std::int64_t>& ext,
+                               const std::string& variant, const std::string& dtype,
+                               const std::vector<int>& perm, bool left, const report::Timing& t,
+                               double bytes, bool verified, double copy_gbps, double peak) {
+  report::Row row;
+  row.op = "permute";
+  row.variant = variant;
+  row.space = space;
+  row.shape = ext;
+  row.dtype = dtype;
+  row.ms = t.median_ms;
+  row.bytes = bytes;
+  row.verified = verified;
+  report::finish_row(row, copy_gbps, peak);
+  row.extra["perm"] = perm;
+  row.extra["layout"] = left ? "left" : "right";
+  return row;
 }
 
 /// True when ok(out[o], i) holds for every element: i is the input's memory

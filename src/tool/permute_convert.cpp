@@ -130,19 +130,8 @@ bool run_convert_case(const PermuteArgs& o, const Exec& exec, const std::vector<
   auto add_row = [&](const std::string& variant, const std::string& dtype,
                      const std::vector<int>& perm, const report::Timing& t, double row_bytes,
                      bool verified) -> report::Row& {
-    report::Row row;
-    row.op = "permute";
-    row.variant = variant;
-    row.space = Exec::name();
-    row.shape = ext;
-    row.dtype = dtype;
-    row.ms = t.median_ms;
-    row.bytes = row_bytes;
-    row.verified = verified;
-    report::finish_row(row, copy_gbps, peak);
-    row.extra["perm"] = perm;
-    row.extra["layout"] = left ? "left" : "right";
-    rep.rows.push_back(row);
+    rep.rows.push_back(permute_row(Exec::name(), ext, variant, dtype, perm, left, t, row_bytes,
+                                   verified, copy_gbps, peak));
     return rep.rows.back();
   };
 
