@@ -162,9 +162,10 @@ TYPED_TEST(Permute, EveryPermutationRank2) {
 
 TYPED_TEST(Permute, EveryPermutationRank3EveryVariant) {
   // Non-multiples of every tile and cube edge, a long innermost run (rows
-  // method), a short one (tiled with the fastest dimension in place), 1 x N.
+  // method), a short one (tiled with the fastest dimension in place), 1 x N,
+  // small extents around a long one (a dimension that ends both runs).
   every_permutation<typename TypeParam::exec, typename TypeParam::value, 3>(
-      {{33, 17, 45}, {5, 7, 101}, {29, 31, 5}, {1, 13, 1}, {9, 1, 70}, {3, 2, 1}});
+      {{33, 17, 45}, {5, 7, 101}, {29, 31, 5}, {1, 13, 1}, {9, 1, 70}, {3, 2, 1}, {3, 1001, 5}});
 }
 
 TYPED_TEST(Permute, EveryPermutationRank4) {
@@ -583,6 +584,25 @@ TEST(PermuteTiling, RunsSpanSmallDimensionsAndStayContiguous) {
   EXPECT_EQ(GL.box[load_cols], 512);
   EXPECT_EQ(GL.box[store_cols], 512);
   EXPECT_GE(static_cast<index_t>(GL.box[load_rows]) * GL.box[load_cols], 2048);
+}
+
+TEST(PermuteTiling, ADimensionEndingBothRunsGrowsTheBox) {
+  using namespace tilekit::impl;
+  // Small extents around a long one, reversed: the long dimension ends both
+  // runs, and grows until the box holds about a tile (not 5 x 6 x 3).
+  const auto f = fuse(shape({3, index_t{1} << 24, 5}, {2, 1, 0}));
+  const auto box = choose_box(f, 32, 32 * 32);
+  EXPECT_EQ(box.load_run, (std::vector<int>{2, 1}));
+  EXPECT_EQ(box.store_run, (std::vector<int>{0, 1}));
+  EXPECT_EQ(box.chunk[1], 1024 / 15);
+  const auto L = make_tiling(f, box, 1).layout;
+  EXPECT_EQ(L.box[load_cols], 5 * (1024 / 15));
+  EXPECT_EQ(L.box[store_cols], 3 * (1024 / 15));
+  EXPECT_EQ(L.box[load_rows], 3);
+  EXPECT_EQ(L.box[store_rows], 5);
+  // Not past the dimension's extent.
+  const auto g = fuse(shape({3, 40, 5}, {2, 1, 0}));
+  EXPECT_EQ(choose_box(g, 32, 32 * 32).chunk[1], 40);
 }
 
 TEST(PermuteBanks, PaddingRemovesTheConflictsOfThePermutedWrite) {
