@@ -49,6 +49,8 @@ rejects "--cases"         fuzz --cases 0
 rejects "--slots"         transpose --n 64 --slots 0
 rejects "--sub"           transpose --n 64 --sub diagonal
 rejects "--sub-ld"        transpose --n 64 --sub block --sub-ld 63
+rejects "--sub"           permute --shape 8,8 --sub diagonal
+rejects "--sub"           permute --shape 8,8 --sub block --out-dtype double
 rejects "unknown key"     fuzz --replay "op=permute size=3"
 rejects "variant"         fuzz --replay "op=permute variant=quick type=float shape=3 perm=0"
 
@@ -115,6 +117,17 @@ for kind in block rows2; do
   else
     echo "FAIL: --sub $kind rows"; cat "$tmp/out"; failed=1
   fi
+done
+for kind in block rows2; do
+  for layout in right left; do
+    if "$tool" permute --space all --shape 5,37,66 --perm 2,1,0 --perm 1,0,2 --sub "$kind" \
+        --layout "$layout" --reps 1 >"$tmp/out" 2>&1 && grep -q "fused_sub_$kind" "$tmp/out" &&
+        grep -q "naive_sub_$kind" "$tmp/out" && ! grep -q "shared" "$tmp/out"; then
+      echo "ok: permute --sub $kind --layout $layout rows"
+    else
+      echo "FAIL: permute --sub $kind --layout $layout rows"; cat "$tmp/out"; failed=1
+    fi
+  done
 done
 if "$tool" transpose --space all --m 17 --n 33 --dtype half,bhalf --reps 1 >"$tmp/out" 2>"$tmp/err"; then
   echo "ok: half and bhalf rows"

@@ -24,10 +24,13 @@
 //   tilekit::permute(exec, a, ah, {1, 0}, tilekit::conjugate);      // ah = a^H
 //   tilekit::PermutePlan plan(exec, in, out, perm, tilekit::conjugate);
 //
-// Views: the same rank and layout (LayoutRight or LayoutLeft; the convention
-// is on logical indices either way), contiguous, disjoint, accessible from the
-// execution space. A wrong rank or extent, a perm that is not a permutation of
-// 0..rank-1, or aliasing views throw tilekit::invalid_argument before anything
+// Views: the same rank, contiguous LayoutRight or LayoutLeft of one layout
+// (the convention is on logical indices either way), or LayoutStride windows
+// of larger tensors on either side (docs/strided.md: the strides are data of
+// the same kernels, dimensions fuse where their strides chain); disjoint,
+// with distinct elements, accessible from the execution space. A wrong rank
+// or extent, a perm that is not a permutation of 0..rank-1, overlapping
+// strides or aliasing views throw tilekit::invalid_argument before anything
 // is written. Indices are 64-bit.
 //
 // Threads: a plan holds nothing execute() writes (its offset tables are filled

@@ -46,31 +46,93 @@ struct PlanRun {
   std::string fused;
 };
 
+/// --sub: the parent of the input window (extents and strides; the window
+/// starts at the parent's first element).
+struct SubWindow {
+  std::vector<index_t> parent, strides;
+  index_t size = 0;  ///< the parent's elements
+};
+
+inline SubWindow sub_window(const std::string& kind, const std::vector<index_t>& ext, bool left) {
+  const int r = static_cast<int>(ext.size());
+  SubWindow w{ext, std::vector<index_t>(r), 1};
+  const int fast = left ? 0 : r - 1, second = left ? 1 : r - 2;
+  if (kind == "block") w.parent[fast] += 64;
+  else if (kind == "rows2" && r >= 2) w.parent[second] *= 2;
+  index_t acc = 1;
+  for (int q = 0; q < r; ++q) {
+    const int d = left ? q : r - 1 - q;
+    w.strides[d] = (kind == "rows2" && d == second ? 2 : 1) * acc;
+    acc *= w.parent[d];
+  }
+  w.size = acc;
+  return w;
+}
+
+/// The plan's views: the input contiguous over a, or (sub) a LayoutStride
+/// window over a parent at a; the output contiguous over b.
 template <class Exec, class T, int R, class Layout>
 PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext,
                  const std::vector<int>& perm, PermuteVariant v, const PermuteOptions& opts,
-                 double alpha, double beta) {
-  using V = typename ViewOf<T, R, Layout, typename Exec::memory_space>::type;
+                 double alpha, double beta, const SubWindow* sub) {
+  using Mem = typename Exec::memory_space;
+  using V = typename ViewOf<T, R, Layout, Mem>::type;
+  using W = typename ViewOf<T, R, Kokkos::LayoutStride, Mem>::type;
   std::vector<index_t> oext(R);
   for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
-  const V in = make_view<V>(a, ext, std::make_index_sequence<R>{});
   const V out = make_view<V>(b, oext, std::make_index_sequence<R>{});
-  auto plan = std::make_shared<PermutePlan<Exec, T>>(exec, in, out, perm, v, opts);
-  return {[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); }, plan->method(),
-          plan->fused_shape().to_string()};
+  auto run = [&](const auto& in) -> PlanRun {
+    using P = PermutePlan<Exec, T>;
+    auto plan = std::make_shared<P>(exec, in, out, perm, v, opts);
+    return {[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); }, plan->method(),
+            plan->fused_shape().to_string()};
+  };
+  if (sub) {
+    Kokkos::LayoutStride l;
+    for (int d = 0; d < R; ++d) {
+      l.dimension[d] = static_cast<std::size_t>(ext[d]);
+      l.stride[d] = static_cast<std::size_t>(sub->strides[d]);
+    }
+    return run(W(a, l));
+  }
+  return run(make_view<V>(a, ext, std::make_index_sequence<R>{}));
+}
+
+/// --sub: copies the contiguous input a into the window of the parent p, so
+/// that window element idx holds what a holds at idx (the check is unchanged).
+template <class Exec, class T, int R, class Layout>
+void fill_window(const Exec& exec, const T* a, T* p, const std::vector<index_t>& ext,
+                 const SubWindow& sub) {
+  using Mem = typename Exec::memory_space;
+  using V = typename ViewOf<const T, R, Layout, Mem>::type;
+  using W = typename ViewOf<T, R, Kokkos::LayoutStride, Mem>::type;
+  Kokkos::LayoutStride l;
+  for (int d = 0; d < R; ++d) {
+    l.dimension[d] = static_cast<std::size_t>(ext[d]);
+    l.stride[d] = static_cast<std::size_t>(sub.strides[d]);
+  }
+  Kokkos::deep_copy(exec, W(p, l), make_view<V>(a, ext, std::make_index_sequence<R>{}));
 }
 
 template <class Exec, class T, class Layout, std::size_t... R>
 PlanRun make_run_rank(std::size_t rank, const Exec& exec, T* a, T* b,
                       const std::vector<index_t>& ext, const std::vector<int>& perm,
                       PermuteVariant v, const PermuteOptions& opts, double alpha, double beta,
-                      std::index_sequence<R...>) {
+                      const SubWindow* sub, std::index_sequence<R...>) {
   PlanRun run;
-  ((rank == R + 1
-        ? (run = make_run<Exec, T, R + 1, Layout>(exec, a, b, ext, perm, v, opts, alpha, beta), 0)
-        : 0),
+  ((rank == R + 1 ? (run = make_run<Exec, T, R + 1, Layout>(exec, a, b, ext, perm, v, opts,
+                                                              alpha, beta, sub),
+                     0)
+                  : 0),
    ...);
   return run;
+}
+
+template <class Exec, class T, class Layout, std::size_t... R>
+void fill_window_rank(std::size_t rank, const Exec& exec, const T* a, T* p,
+                      const std::vector<index_t>& ext, const SubWindow& sub,
+                      std::index_sequence<R...>) {
+  ((rank == R + 1 ? (fill_window<Exec, T, R + 1, Layout>(exec, a, p, ext, sub), 0) : 0), ...);
 }
 
 }  // namespace
@@ -91,6 +153,20 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   Kokkos::View<T*, Mem> a(Kokkos::view_alloc(exec, "tilekit::tool::a"), count);
   Kokkos::View<T*, Mem> b(Kokkos::view_alloc(exec, "tilekit::tool::b"), count);
   fill_pattern(exec, a);
+  // --sub: the kernels read a window of a parent holding a's elements.
+  constexpr auto ranks = std::make_index_sequence<impl::permute_max_rank>{};
+  const bool sub = o.sub != "none";
+  const SubWindow win = sub ? sub_window(o.sub, ext, left) : SubWindow{};
+  Kokkos::View<T*, Mem> parent(Kokkos::view_alloc(exec, "tilekit::tool::parent"), win.size);
+  if (sub) {
+    if (left)
+      fill_window_rank<Exec, T, Kokkos::LayoutLeft>(ext.size(), exec, a.data(), parent.data(),
+                                                     ext, win, ranks);
+    else
+      fill_window_rank<Exec, T, Kokkos::LayoutRight>(ext.size(), exec, a.data(), parent.data(),
+                                                      ext, win, ranks);
+  }
+  T* const src = sub ? parent.data() : a.data();
   exec.fence();
 
   const auto wanted = split_list(o.variant);
@@ -123,20 +199,25 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   // Runs one plan: poison, execute, check, time; adds its row.
   auto measure = [&](const std::string& name, const std::vector<int>& perm, PermuteVariant v,
                      double naive_ms) -> double {
-    constexpr auto ranks = std::make_index_sequence<impl::permute_max_rank>{};
+    const SubWindow* w = sub ? &win : nullptr;
     const PlanRun run =
-        left ? make_run_rank<Exec, T, Kokkos::LayoutLeft>(ext.size(), exec, a.data(), b.data(),
-                                                          ext, perm, v, o.launch, o.alpha,
-                                                          o.beta, ranks)
-             : make_run_rank<Exec, T, Kokkos::LayoutRight>(ext.size(), exec, a.data(), b.data(),
-                                                           ext, perm, v, o.launch, o.alpha,
-                                                           o.beta, ranks);
+        left ? make_run_rank<Exec, T, Kokkos::LayoutLeft>(ext.size(), exec, src, b.data(), ext,
+                                                          perm, v, o.launch, o.alpha, o.beta, w,
+                                                          ranks)
+             : make_run_rank<Exec, T, Kokkos::LayoutRight>(ext.size(), exec, src, b.data(), ext,
+                                                           perm, v, o.launch, o.alpha, o.beta, w,
+                                                           ranks);
     Kokkos::deep_copy(exec, b, static_cast<T>(-7));
     run.execute();
     const bool good = verify(perm);
     ok = ok && good;
     auto t = report::time_median(exec, o.common.reps, run.execute);
-    auto& row = add_row(name, perm, t, o.common.check && good, naive_ms, kernel_bytes);
+    auto& row = add_row(sub ? name + "_sub_" + o.sub : name, perm, t, o.common.check && good,
+                        naive_ms, kernel_bytes);
+    if (sub) {
+      row.extra["sub"] = o.sub;
+      row.extra["in_strides"] = impl::join(win.strides, win.strides.size());
+    }
     if (o.alpha != 1 || o.beta != 0) row.extra["alpha"] = o.alpha, row.extra["beta"] = o.beta;
     row.extra["method"] = std::string(to_string(run.method));
     if (v == PermuteVariant::fused) row.extra["fused"] = run.fused;
@@ -164,7 +245,7 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
       add_row("copy", id, t, false, 0, bytes);
     }
   }
-  if (R == 3) {
+  if (R == 3 && !sub) {
     const std::vector<int> id = {0, 1, 2};
     if (selected("copy_simple")) measure("copy_simple", id, PermuteVariant::simple_templated, 0);
     if (selected("copy_shared")) measure("copy_shared", id, PermuteVariant::shared_templated, 0);
@@ -173,7 +254,8 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
     double naive_ms = 0;
     for (auto v : permute_variants) {
       const std::string name(to_string(v));
-      if (!selected(name) || (is_rank3_variant(v) && R != 3)) continue;
+      // The seed's rank-3 kernels take contiguous views only.
+      if (!selected(name) || (is_rank3_variant(v) && (R != 3 || sub))) continue;
       const double ms = measure(name, perm, v, v == PermuteVariant::naive ? 0 : naive_ms);
       if (v == PermuteVariant::naive) naive_ms = ms;
     }
@@ -217,6 +299,13 @@ Runner setup(CLI::App& app) {
   app.add_flag("--conj", o->conj,
                "conjugate complex elements (the tool: cfloat; fused variant; a no-op for real "
                "types)");
+  app.add_option("--sub", o->sub,
+                 "read the input from a strided window of a larger parent: none, block (the "
+                 "fastest dimension's parent extent is n + 64) or rows2 (every other index of "
+                 "the second-fastest dimension); naive and fused rows, labelled "
+                 "<variant>_sub_<kind>")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"none", "block", "rows2"}));
   return [o]() -> int {
     std::vector<index_t> ext;
     for (const auto& s : split_list(o->shape)) ext.push_back(std::stoll(s));
@@ -227,11 +316,13 @@ Runner setup(CLI::App& app) {
     for (const auto& p : permutations(*o, static_cast<int>(ext.size())))
       impl::check_permutation("--perm", p, static_cast<int>(ext.size()));
     check_convert_options(*o);
+    if (o->sub != "none" && (!o->out_dtype.empty() || o->conj))
+      throw CLI::ValidationError("--sub", "reads one type unconjugated (no --out-dtype, --conj)");
     double elements = 1;
     for (auto e : ext) elements *= static_cast<double>(e);
     // In and out (a converting row's types are at most 8 bytes, or the
     // complex type itself; its copy baseline takes one more buffer).
-    const double buffers = o->out_dtype.empty() && !o->conj ? 2 : 3;
+    const double buffers = o->out_dtype.empty() && !o->conj ? (o->sub != "none" ? 4 : 2) : 3;
     preflight(o->common, [&](std::size_t es) {
       return buffers * elements * std::max<std::size_t>(es, o->out_dtype.empty() ? es : 8);
     });

@@ -50,6 +50,11 @@ struct PermuteArgs {
   std::string out_dtype;
   double alpha = 1, beta = 0;
   bool conj = false;
+  /// The input as a strided window of a larger parent (docs/strided.md):
+  /// "none", "block" (the fastest dimension's parent extent is n + 64) or
+  /// "rows2" (every other index of the second-fastest dimension); the naive
+  /// and fused variants only.
+  std::string sub = "none";
 };
 bool measure_permute(const PermuteArgs& a, report::Report& rep);
 

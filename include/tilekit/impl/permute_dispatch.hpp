@@ -102,15 +102,25 @@ class PermutePlan {
               const std::vector<int>& perm, PermuteVariant variant = PermuteVariant::fused,
               PermuteOptions opts = {})
       : exec_(exec), variant_(variant), opts_(std::move(opts)), rank_(InView::rank()),
-        perm_(perm), left_(impl::is_left_v<InView>) {
+        perm_(perm), left_(impl::is_left_v<InView>),
+        strided_(detail::is_stride_v<InView> || detail::is_stride_v<OutView>) {
     impl::check_permutation(where(), perm_, rank_);
-    for (int d = 0; d < rank_; ++d) extents_.push_back(static_cast<index_t>(in.extent(d)));
+    for (int d = 0; d < rank_; ++d) {
+      extents_.push_back(static_cast<index_t>(in.extent(d)));
+      in_strides_.push_back(static_cast<index_t>(in.stride(d)));
+      out_strides_.push_back(static_cast<index_t>(out.stride(d)));
+    }
     check(in, out);
-    shape_ = impl::row_major_shape(extents_, perm_, left_);
+    shape_ = strided_ ? impl::strided_shape(extents_, perm_, in_strides_, out_strides_)
+                      : impl::row_major_shape(extents_, perm_, left_);
     fused_ = impl::fuse(shape_);
     if (is_rank3_variant(variant_) && rank_ != 3)
       detail::fail(where(), "variant " + std::string(to_string(variant_)) +
                                 " needs rank-3 views, got extents " + detail::extents_string(in));
+    if (is_rank3_variant(variant_) && !shape_.contiguous())
+      detail::fail(where(), "variant " + std::string(to_string(variant_)) +
+                                " needs contiguous views; strided views take the fused or"
+                                " naive variant");
     if (is_rank3_variant(variant_) && !plain)
       detail::fail(where(), "variant " + std::string(to_string(variant_)) +
                                 " moves one value type unconjugated; conversion and"
@@ -143,7 +153,10 @@ class PermutePlan {
   PermuteMethod method() const { return method_; }
   /// The tiled method's layout (its box, and which offsets come from tables).
   const impl::TiledLayout& tiled_layout() const { return tiled_; }
-  /// The row-major problem the kernels see (LayoutLeft mapped), before fusion.
+  /// Whether the plan was made for LayoutStride views (docs/strided.md).
+  bool strided() const { return strided_; }
+  /// The row-major problem the kernels see (LayoutLeft mapped, strided views'
+  /// dimensions ordered by stride), before fusion.
   const impl::PermuteShape& shape() const { return shape_; }
   /// After fusion: what the fused variant moves.
   const impl::PermuteShape& fused_shape() const { return fused_; }
@@ -168,9 +181,11 @@ class PermutePlan {
                   "tilekit::permute: views must have rank 1 to 8");
     static_assert(InView::rank() == OutView::rank(),
                   "tilekit::permute: input and output must have the same rank");
-    detail::require_in_out_pair<ExecSpace, T, InView, OutView, TOut>();
+    detail::require_in_out_strided_pair<ExecSpace, T, InView, OutView, TOut>();
     const std::string& w = where();
-    if (static_cast<int>(InView::rank()) != rank_ || impl::is_left_v<InView> != left_)
+    constexpr bool strided = detail::is_stride_v<InView> || detail::is_stride_v<OutView>;
+    if (static_cast<int>(InView::rank()) != rank_ || strided != strided_ ||
+        (!strided && impl::is_left_v<InView> != left_))
       detail::fail(w, "views of rank " + std::to_string(InView::rank()) +
                           " and another layout than the planned rank " + std::to_string(rank_));
     bool in_ok = true, out_ok = true;
@@ -189,8 +204,21 @@ class PermutePlan {
                           ") permuted by [" + impl::join(perm_, rank_) + "], (" +
                           impl::join(want, rank_) + ")");
     }
-    detail::require_contiguous(w, "input", in);
-    detail::require_contiguous(w, "output", out);
+    if constexpr (strided) {
+      bool same = true;
+      for (int d = 0; d < rank_; ++d)
+        same = same && static_cast<index_t>(in.stride(d)) == in_strides_[d] &&
+               static_cast<index_t>(out.stride(d)) == out_strides_[d];
+      if (!same)
+        detail::fail(w, "strides differ from the planned views' (input (" +
+                            impl::join(in_strides_, rank_) + "), output (" +
+                            impl::join(out_strides_, rank_) + "))");
+      detail::require_strided(w, "input", in);
+      detail::require_strided(w, "output", out);
+    } else {
+      detail::require_contiguous(w, "input", in);
+      detail::require_contiguous(w, "output", out);
+    }
     detail::require_disjoint(w, in, out);
     index_t n = 1;
     for (int d = 0; d < rank_; ++d) n = detail::checked_mul(w, n, extents_[d]);
@@ -228,12 +256,7 @@ class PermutePlan {
     kernel_ = opts_.label + "_" + std::string(to_string(variant_));
     const auto st = impl::StoreAxpby<T, TOut, conjugates>{S(1), S(1)};
     switch (variant_) {
-      case PermuteVariant::naive: {
-        method_ = PermuteMethod::naive;
-        const auto so = shape_.output_strides();
-        for (int d = shape_.rank - 1; d >= 0; --d) naive_out_.push(shape_.n[d], so[d]);
-        return;
-      }
+      case PermuteVariant::naive: return prepare_naive(shape_);
       case PermuteVariant::simple:
       case PermuteVariant::simple_templated: method_ = PermuteMethod::simple; return;
       case PermuteVariant::shared:
@@ -245,6 +268,9 @@ class PermutePlan {
       }
       case PermuteVariant::fused: break;
     }
+    // Strided views whose fastest dimensions do not have unit stride on both
+    // sides (every other column, say) have no runs to tile: element by element.
+    if (!fused_.unit_inner()) return prepare_naive(fused_);
     const int r = fused_.rank;
     const bool stays = r >= 1 && fused_.p[r - 1] == r - 1;
     if (r <= 1 || (stays && fused_.n[r - 1] >= config_.tile)) {
@@ -284,6 +310,20 @@ class PermutePlan {
         opts_.label + "_tables",
         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, tiled_.table_size()),
         impl::PermuteTables{tables_.data(), tiling.maps});
+  }
+
+  /// The naive kernel on f (the variant's: the unfused shape; the fallback of
+  /// strided views: the fused one), in input order: the output offset of each
+  /// element, and its input offset when the input is not contiguous.
+  void prepare_naive(const impl::PermuteShape& f) {
+    method_ = PermuteMethod::naive;
+    kernel_ = opts_.label + "_naive";
+    naive_out_ = {};
+    naive_in_ = {};
+    for (int d = f.rank - 1; d >= 0; --d) naive_out_.push(f.n[d], f.so[d]);
+    index_t unit = 0;
+    for (int d = f.rank - 1; d >= 0; --d) naive_in_.push(f.n[d], f.si[d]);
+    if (naive_in_.affine(unit) && unit == 1) naive_in_ = {};  // contiguous: in[i]
   }
 
   /// The seed's cube kernels: their launch shape.
@@ -332,7 +372,7 @@ class PermutePlan {
           Kokkos::parallel_for(
               kernel_,
               Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, shape_.size()),
-              impl::PermuteNaive<T, decltype(st)>{in, out, naive_out_, st});
+              impl::PermuteNaive<T, decltype(st)>{in, out, naive_out_, st, naive_in_});
         });
         return;
       case PermuteMethod::simple:
@@ -406,7 +446,8 @@ class PermutePlan {
   int rank_;
   std::vector<int> perm_;
   bool left_;
-  std::vector<index_t> extents_;
+  bool strided_;
+  std::vector<index_t> extents_, in_strides_, out_strides_;
   impl::PermuteShape shape_, fused_;
   PermuteMethod method_ = PermuteMethod::none;
   backends::TileConfig config_{}, cube_config_{};
@@ -414,6 +455,7 @@ class PermutePlan {
   impl::TiledLayout tiled_{};
   impl::CubeDims cube_{};
   impl::Digits naive_out_{};  ///< naive: input index -> output offset
+  impl::Digits naive_in_{};   ///< naive: input index -> input offset (none: contiguous)
   std::string kernel_;        ///< label of the kernel execute() launches
   Kokkos::TeamPolicy<ExecSpace> policy_{};
   Kokkos::View<index_t*, Mem> tables_;

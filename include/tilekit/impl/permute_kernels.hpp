@@ -17,15 +17,19 @@ namespace tilekit::impl {
 // ------------------------------------------------------------------ naive
 
 /// One element per work item, in input order: reads coalesced, writes
-/// scattered; the output offset is decomposed from the input index.
+/// scattered; the output offset is decomposed from the input index, and so is
+/// the input offset of a strided input (in_offset.count > 0; a contiguous
+/// input has none: element i is in[i]). Also the path of strided views whose
+/// fastest dimensions have no unit stride (docs/strided.md).
 template <class T, class Store>
 struct PermuteNaive {
   const T* in;
   typename Store::out_type* out;  // the store's type (permute_store.hpp)
   Digits out_offset;  ///< input dims (fastest first) -> output strides
   Store store;
+  Digits in_offset;  ///< input dims (fastest first) -> input strides; none: contiguous
   KOKKOS_INLINE_FUNCTION void operator()(const index_t i) const {
-    store(out + out_offset.offset(i), in[i]);
+    store(out + out_offset.offset(i), in[in_offset.count > 0 ? in_offset.offset(i) : i]);
   }
 };
 
@@ -61,7 +65,7 @@ struct PermuteRows {
         const index_t row = div_nonneg(p0 + i, L.pieces_per_row);
         const index_t c0 = (p0 + i - row * L.pieces_per_row) * L.width;
         src(i) = L.in_row.offset(row) + c0;
-        dst(i) = row * L.len + c0;
+        dst(i) = L.out_row.offset(row) + c0;
         len(i) = static_cast<int>(Kokkos::min<index_t>(L.width, L.len - c0));
       });
       team.team_barrier();

@@ -93,19 +93,23 @@ struct RowsLayout {
   index_t pieces_per_row = 0, pieces = 0;
   int width = 1, unit = 1;
   index_t units = 0;
-  Digits in_row;  ///< output row index -> input offset of the row
+  Digits in_row;   ///< output row index -> input offset of the row
+  Digits out_row;  ///< output row index -> output offset of the row
 };
 
 /// For a fused shape that is a copy (rank <= 1) or whose fastest dimension
-/// stays in place: a team step moves about `step` elements, as whole rows when
-/// they are shorter, else as pieces of `step`.
+/// stays in place, with unit stride on both sides (unit_inner): a team step
+/// moves about `step` elements, as whole rows when they are shorter, else as
+/// pieces of `step`.
 inline RowsLayout make_rows_layout(const PermuteShape& f, index_t step) {
   RowsLayout L;
   L.len = f.rank == 0 ? 1 : f.n[f.rank - 1];
   L.width = static_cast<int>(std::min(L.len, step));
   L.rows = f.rank <= 1 ? 1 : f.size() / L.len;
-  const auto si = f.input_strides();
-  for (int k = f.rank - 2; k >= 0; --k) L.in_row.push(f.n[f.p[k]], si[f.p[k]]);
+  for (int k = f.rank - 2; k >= 0; --k) {
+    L.in_row.push(f.n[f.p[k]], f.si[f.p[k]]);
+    L.out_row.push(f.n[f.p[k]], f.so[f.p[k]]);
+  }
   L.pieces_per_row = (L.len + L.width - 1) / L.width;
   L.pieces = L.rows * L.pieces_per_row;
   L.unit = static_cast<int>(std::clamp<index_t>(step / L.width, 1, L.pieces));
@@ -132,13 +136,22 @@ struct TileBox {
 /// dimension joined partially ends a run: it must be the run's last), grows a
 /// partial dimension that ends both runs towards `tile`, then adds whole
 /// dimensions, or one partial one when the row sets allow it,
-/// until the box holds about `tile` elements.
+/// until the box holds about `tile` elements. A run's elements are
+/// consecutive in memory: a dimension joins a run only when its stride is the
+/// extent times the stride of the run's last (whole) dimension, which views
+/// with gaps (strided_shape) may break; the shape must be unit_inner.
 inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile) {
   TileBox b;
   const int r = f.rank;
   index_t vol_l = 1, vol_s = 1;
   int il = r - 1, ks = r - 1;
   bool open_l = true, open_s = true;
+  // Input dim il continues the load run (which ends with il + 1); output
+  // position ks continues the store run (which ends with p[ks + 1]).
+  auto chains_l = [&](int d) { return d == r - 1 || f.si[d] == f.si[d + 1] * f.n[d + 1]; };
+  auto chains_s = [&](int k) {
+    return k == r - 1 || f.so[f.p[k]] == f.so[f.p[k + 1]] * f.n[f.p[k + 1]];
+  };
   auto take = [&](int d, index_t vol, std::vector<int>& list, bool& open) -> index_t {
     if (b.chunk[d] == 0) b.chunk[d] = std::min(f.n[d], std::max<index_t>(1, run / vol));
     list.push_back(d);
@@ -147,9 +160,11 @@ inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile) {
   };
   while (open_l || open_s) {
     // Each run holds at least one dimension, however small `run` is.
-    if (open_l && (il < 0 || (!b.load_run.empty() && vol_l >= run))) open_l = false;
+    if (open_l && (il < 0 || (!b.load_run.empty() && (vol_l >= run || !chains_l(il)))))
+      open_l = false;
     if (open_l) vol_l = take(il--, vol_l, b.load_run, open_l);
-    if (open_s && (ks < 0 || (!b.store_run.empty() && vol_s >= run))) open_s = false;
+    if (open_s && (ks < 0 || (!b.store_run.empty() && (vol_s >= run || !chains_s(ks)))))
+      open_s = false;
     if (open_s) vol_s = take(f.p[ks--], vol_s, b.store_run, open_s);
   }
   auto in = [](const std::vector<int>& v, int d) { return std::find(v.begin(), v.end(), d) != v.end(); };
@@ -251,8 +266,8 @@ struct Tiling {
 inline Tiling make_tiling(const PermuteShape& f, const TileBox& b, int pad) {
   Tiling T;
   TiledLayout& L = T.layout;
-  const auto si = f.input_strides();
-  const auto so = f.output_strides();
+  const auto& si = f.si;
+  const auto& so = f.so;
   auto in = [](const std::vector<int>& v, int d) { return std::find(v.begin(), v.end(), d) != v.end(); };
   auto partial = [&](int d) { return b.chunk[d] < f.n[d]; };
   // Member lists of the four sets; a partial member goes last (slowest digit),
