@@ -13,6 +13,7 @@
 //   bench_permute_strided --benchmark_out=strided.json --benchmark_out_format=json
 #include <tilekit/permute.hpp>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 
@@ -48,6 +49,14 @@ std::array<index_t, 3> strides(const std::array<index_t, 3>& e, index_t pad, ind
   return {row * e[1] * step, row * step, 1};
 }
 
+/// Elements of the padded output's parent: the largest over the permutations
+/// (the padding follows the output's innermost extent).
+index_t out_parent() {
+  index_t m = 0;
+  for (index_t e : kExt) m = std::max(m, kExt[0] * kExt[1] * kExt[2] / e * (e + kPad));
+  return m;
+}
+
 template <class Exec>
 struct Buffers {
   using Mem = typename Exec::memory_space;
@@ -56,7 +65,7 @@ struct Buffers {
   Kokkos::View<float*, Mem> in, out;
   Buffers()
       : in("in", static_cast<std::size_t>(2 * kExt[0] * kExt[1] * kExt[2])),
-        out("out", static_cast<std::size_t>(kExt[0] * kExt[1] * (kExt[2] + kPad))) {
+        out("out", static_cast<std::size_t>(out_parent())) {
     Kokkos::deep_copy(in, 1.0f);
   }
 };
