@@ -1,8 +1,9 @@
 #pragma once
 // Reductions of a whole view: sum (plain or compensated), min, max, and the
 // index of the min or max, over int32, int64, float, double, half_t and bhalf_t
-// views of any rank whose elements are contiguous in memory. docs/reduce.md
-// has the details (docs/types.md: the 2-byte floats).
+// views of any rank, contiguous or LayoutStride windows with gaps (their own
+// kernel: docs/strided.md). docs/reduce.md has the details (docs/types.md: the
+// 2-byte floats).
 //
 //   float s = tilekit::reduce(exec, v, tilekit::Sum{});   // returns on the host: waits
 //   tilekit::ReducePlan plan(exec, v, tilekit::MinLoc{}); // validate, size the workspace once

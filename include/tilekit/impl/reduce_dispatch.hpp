@@ -5,6 +5,7 @@
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
 #include <tilekit/impl/reduce_kernels.hpp>
+#include <tilekit/impl/reduce_strided_kernels.hpp>
 #include <tilekit/impl/exclusive_use.hpp>
 #include <tilekit/impl/launch.hpp>
 
@@ -14,6 +15,8 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace tilekit {
 
@@ -85,24 +88,27 @@ inline double gamma_of(double h, double u) {
 
 /// Any rank and layout whose elements fill their span (LayoutRight, LayoutLeft,
 /// or a LayoutStride view without gaps); the order of elements is memory order.
+/// `hint` ends the message for other views.
 template <class Exec, class View>
-void check_reduce_input(const std::string& where, const View& v) {
+void check_reduce_input(const std::string& where, const View& v,
+                        const char* hint = "reduce a contiguous copy") {
   static_assert(Kokkos::is_view_v<View>, "tilekit::reduce: the input must be a Kokkos::View");
   static_assert(is_reduce_type_v<typename View::non_const_value_type>,
                 "tilekit::reduce: views of int32, int64, float, double, half_t or bhalf_t");
   detail::require_accessible<Exec, View>();
   if (v.size() > 0 && !v.span_is_contiguous())
     detail::fail(where, "input with extents " + detail::extents_string(v) +
-                            " is not contiguous (a strided subview or a padded allocation);"
-                            " reduce a contiguous copy");
+                            " is not contiguous (a strided subview or a padded allocation); " +
+                            hint);
 }
 
 /// A view given to a plan made for n elements of T: the input checks, then its size.
 template <class Exec, class T, class View>
-void check_planned_input(const std::string& where, const View& v, index_t n) {
+void check_planned_input(const std::string& where, const View& v, index_t n,
+                         const char* hint = "reduce a contiguous copy") {
   static_assert(std::is_same_v<typename View::non_const_value_type, T>,
                 "tilekit::reduce: the view's value type differs from the plan's");
-  check_reduce_input<Exec>(where, v);
+  check_reduce_input<Exec>(where, v, hint);
   if (static_cast<index_t>(v.size()) != n)
     detail::fail(where, "input with extents " + detail::extents_string(v) + " has " +
                             std::to_string(v.size()) + " elements, the plan " +
@@ -133,6 +139,28 @@ inline backends::TileConfig team_shape(const backends::ReduceConfig& c) {
   return {0, c.team_rows, c.vector, 0};
 }
 
+/// The runs of a strided view with distinct elements (ReduceStridedKernel):
+/// its dimensions of extent > 1 ordered by stride, fastest first, and fused
+/// where the stride of one is the extent times the stride of the one before.
+inline ReduceRuns runs_of(const std::vector<index_t>& extents,
+                          const std::vector<index_t>& strides) {
+  std::vector<std::pair<index_t, index_t>> d;  // (stride, extent)
+  for (std::size_t r = 0; r < extents.size(); ++r)
+    if (extents[r] > 1) d.emplace_back(strides[r], extents[r]);
+  std::sort(d.begin(), d.end());
+  std::vector<std::pair<index_t, index_t>> f;
+  for (const auto& x : d) {
+    if (!f.empty() && x.first == f.back().first * f.back().second) f.back().second *= x.second;
+    else f.push_back(x);
+  }
+  ReduceRuns w;
+  if (f.empty()) return w;
+  w.step = f[0].first;
+  w.len = f[0].second;
+  for (std::size_t k = 1; k < f.size(); ++k) w.runs.push(f[k].second, f[k].first);
+  return w;
+}
+
 }  // namespace impl
 
 /// Production reduction plan for views of n elements of T: validates and sizes
@@ -144,6 +172,8 @@ template <class ExecSpace, class T, class Op>
 class ReducePlan {
   static constexpr backends::ReduceConfig defaults = backends::Traits<ExecSpace>::reduce_config();
   using Kernel = impl::ReduceKernel<ExecSpace, T, Op, defaults.load_bytes, defaults.loads>;
+  /// LayoutStride views with gaps (instantiated only for such views).
+  using StridedKernel = impl::ReduceStridedKernel<ExecSpace, T, Op, defaults.loads>;
   using Mem = typename ExecSpace::memory_space;
   using index_t = impl::index_t;
 
@@ -154,6 +184,7 @@ class ReducePlan {
   template <class View>
   ReducePlan(const ExecSpace& exec, const View& v, Op = {}, ReduceOptions opts = {})
       : exec_(exec), opts_(std::move(opts)), n_(static_cast<index_t>(v.size())) {
+    plan_layout(v);
     check(v);
     config_ = impl::resolve_reduce<ExecSpace>(where(), opts_);
     threads_ = config_.team_rows * config_.vector;
@@ -162,12 +193,17 @@ class ReducePlan {
     // execute() skips the check.
     impl::team_policy(where(), exec_, Kernel{}, 1, impl::team_shape(config_),
                       Kernel::scratch_bytes(threads_, groups_));
+    if constexpr (detail::is_stride_v<View>)
+      if (strided_)
+        impl::team_policy(where(), exec_, StridedKernel{}, 1, impl::team_shape(config_),
+                          Kernel::scratch_bytes(threads_, groups_));
     cap_ = impl::league_cap(exec_, config_, opts_.teams, config_.league_pct);
     if constexpr (defaults.fit_league)
       if (opts_.teams == 0) cap_ = std::min(cap_, resident_teams());
     if (cap_ > std::numeric_limits<int>::max())
       detail::fail(where(), "teams " + std::to_string(cap_) + " exceed 2^31 - 1");
-    league_ = league_for(Kernel::rows_of(n_, 0, threads_));
+    league_ = league_for(strided_ ? StridedKernel::rows_of(n_, threads_)
+                                  : Kernel::rows_of(n_, 0, threads_));
     label_ = opts_.label + "_" + std::string(op_name<Op>());
     const std::string& l = label_;
     partial_ = Kokkos::View<typename Kernel::acc_type*, Mem>(
@@ -184,7 +220,7 @@ class ReducePlan {
     impl::check_reduce_result<ExecSpace, result_type, ResultView>();
     check(v);
     const impl::ExclusiveUse::Scope one_thread(in_use_, where());
-    launch(v.data(), result.data());
+    launch_for<View>(v.data(), result.data());
   }
 
   /// The reduction of v, on the host: waits for the plan's execution space.
@@ -192,11 +228,14 @@ class ReducePlan {
   result_type execute(const View& v) const {
     check(v);
     const impl::ExclusiveUse::Scope one_thread(in_use_, where());
-    launch(v.data(), result_.data());
+    launch_for<View>(v.data(), result_.data());
     return impl::result_on_host(exec_, host_result_, result_);
   }
 
   const backends::ReduceConfig& config() const { return config_; }
+  /// Whether the plan was made for a strided view with gaps (its elements in
+  /// runs: ReduceStridedKernel); such a plan takes views of its strides only.
+  bool strided() const { return strided_; }
   index_t size() const { return n_; }
   /// Teams launched for an aligned view (the most for any alignment).
   index_t league() const { return league_; }
@@ -216,6 +255,19 @@ class ReducePlan {
   index_t depth() const {
     constexpr index_t W = Kernel::W, K = Kernel::K, C = Kernel::Chunk;
     const index_t P = threads_;
+    // join_strided of m values: a tree of C, then the trees in turn
+    auto strided = [&](index_t m) { return impl::ceil_log2(C) + impl::ceil_div(m, C); };
+    const index_t G = groups_;
+    const index_t levels = strided(impl::ceil_div(P, G)) + strided(G);
+    const index_t last =
+        league_ > 1 ? impl::ceil_log2(K) + impl::ceil_div(league_, K * P) + levels : 0;
+    if (strided_) {
+      // Accumulator 0 takes share / K rows, the share % K left over and the
+      // tail element; then the tree of K, the join into the work item's value.
+      const index_t rows = StridedKernel::rows_of(n_, threads_);
+      const index_t share = impl::ceil_div(rows, league_for(rows));
+      return share / K + share % K + 1 + impl::ceil_log2(K) + 1 + levels + last;
+    }
     index_t share = 0;  // most rows of a team, over the alignments of the view
     for (index_t head : {index_t(0), std::min<index_t>(W - 1, n_)}) {
       const index_t rows = Kernel::rows_of(n_, head, threads_);
@@ -223,13 +275,7 @@ class ReducePlan {
     }
     const index_t loose = P * W + 2 * W;  // head (< W) and tail (< P W + W) elements
     const index_t chain = impl::ceil_div(share, K) + impl::ceil_div(loose, P);
-    // join_strided of m values: a tree of C, then the trees in turn
-    auto strided = [&](index_t m) { return impl::ceil_log2(C) + impl::ceil_div(m, C); };
-    const index_t G = groups_;
-    const index_t levels = strided(impl::ceil_div(P, G)) + strided(G);
     const index_t team = impl::ceil_log2(K * W) + 1 + levels;
-    const index_t last =
-        league_ > 1 ? impl::ceil_log2(K) + impl::ceil_div(league_, K * P) + levels : 0;
     return chain + team + last;
   }
 
@@ -260,9 +306,79 @@ class ReducePlan {
  private:
   std::string where() const { return opts_.label; }
 
+  /// A LayoutStride view with gaps makes a strided plan: its strides are
+  /// checked (distinct elements) and its runs worked out here. One whose
+  /// elements fill a span (one run of unit stride) takes the contiguous kernel.
+  template <class View>
+  void plan_layout(const View& v) {
+    if constexpr (detail::is_stride_v<View>) {
+      impl::ReduceRuns w;
+      if (stride_dense(v, &w)) return;
+      strided_ = true;
+      for (unsigned r = 0; r < View::rank(); ++r) {
+        extents_.push_back(static_cast<index_t>(v.extent(r)));
+        strides_.push_back(static_cast<index_t>(v.stride(r)));
+      }
+      runs_ = w;
+    }
+  }
+
+  /// For a LayoutStride view: its strides checked (distinct elements), its
+  /// runs in *w; true when they are one run of unit stride (or <= 1 element).
+  template <class View>
+  bool stride_dense(const View& v, impl::ReduceRuns* w) const {
+    detail::require_strided(where(), "input", v);
+    if (v.size() <= 1) return true;
+    std::vector<index_t> e, st;
+    for (unsigned r = 0; r < View::rank(); ++r) {
+      e.push_back(static_cast<index_t>(v.extent(r)));
+      st.push_back(static_cast<index_t>(v.stride(r)));
+    }
+    *w = impl::runs_of(e, st);
+    return w->runs.count == 0 && w->step == 1;
+  }
+
   template <class View>
   void check(const View& v) const {
-    impl::check_planned_input<ExecSpace, T>(where(), v, n_);
+    static_assert(std::is_same_v<typename View::non_const_value_type, T>,
+                  "tilekit::reduce: the view's value type differs from the plan's");
+    if constexpr (!detail::is_stride_v<View>) {
+      if (!strided_) {
+        impl::check_planned_input<ExecSpace, T>(where(), v, n_);
+        return;
+      }
+    }
+    detail::require_accessible<ExecSpace, View>();
+    if (!strided_) {  // a LayoutStride view given to a contiguous plan
+      impl::ReduceRuns w;
+      if (!stride_dense(v, &w))
+        detail::fail(where(), "input with extents " + detail::extents_string(v) +
+                                  " has gaps; this plan was made for a view without (a plan "
+                                  "made with the strided view takes it)");
+      if (static_cast<index_t>(v.size()) != n_)
+        detail::fail(where(), "input with extents " + detail::extents_string(v) + " has " +
+                                  std::to_string(v.size()) + " elements, the plan " +
+                                  std::to_string(n_));
+      return;
+    }
+    bool same = View::rank() == extents_.size();
+    for (unsigned r = 0; same && r < View::rank(); ++r)
+      same = static_cast<index_t>(v.extent(r)) == extents_[r] &&
+             static_cast<index_t>(v.stride(r)) == strides_[r];
+    if (!same)
+      detail::fail(where(), "input with extents " + detail::extents_string(v) +
+                                " is not the planned strided view (extents (" +
+                                impl::join(extents_, extents_.size()) + "), strides (" +
+                                impl::join(strides_, strides_.size()) + "))");
+  }
+
+  /// The kernel for the view type: strided plans are made (and so executed)
+  /// only for LayoutStride views, so other views never instantiate it.
+  template <class View, class R>
+  void launch_for(const T* data, R* result) const {
+    if constexpr (detail::is_stride_v<View>)
+      if (strided_) return launch_strided(data, result);
+    launch(data, result);
   }
 
   /// Teams of this kernel the space holds at once: the most threads one team
@@ -304,9 +420,35 @@ class ReducePlan {
     Kokkos::parallel_for(label_, policy, f);
   }
 
+  /// A strided plan's launch: one element per lane, in runs (ReduceStridedKernel).
+  void launch_strided(const T* data, result_type* result) const {
+    const index_t rows = StridedKernel::rows_of(n_, threads_);
+    const index_t league = league_for(rows);
+    StridedKernel f{};
+    f.data = data;
+    f.n = n_;
+    f.head = 0;
+    f.rows = rows;
+    f.share = rows / league;
+    f.extra = rows % league;
+    f.threads = threads_;
+    f.groups = groups_;
+    f.partial = partial_.data();
+    f.counter = counter_.data();
+    f.result = result;
+    f.where = runs_;
+    Kokkos::TeamPolicy<ExecSpace> policy(exec_, static_cast<int>(league), config_.team_rows,
+                                         config_.vector);
+    policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(threads_, groups_)));
+    Kokkos::parallel_for(label_ + "_strided", policy, f);
+  }
+
   ExecSpace exec_;
   ReduceOptions opts_;
   index_t n_;
+  bool strided_ = false;
+  std::vector<index_t> extents_, strides_;  ///< a strided plan's view
+  impl::ReduceRuns runs_;
   std::string label_;
   backends::ReduceConfig config_{};
   int threads_ = 1;

@@ -193,7 +193,6 @@ TILEKIT_UNROLL
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
     const index_t t = team.league_rank();
-    const index_t L = team.league_size();
     const index_t r0 = t * share + (t < extra ? t : extra);
     const index_t r1 = r0 + share + (t < extra ? 1 : 0);
     acc_type* s =
@@ -203,6 +202,15 @@ TILEKIT_UNROLL
       work_item(r0, r1, tid, t == 0, a);
       s[tid] = a;
     });
+    finish(team, s);
+  }
+
+  /// After every work item of the team left its value in s[0 .. threads):
+  /// the team's join, its partial and ticket, and the last team's join of
+  /// the partials into the result (shared with ReduceStridedKernel).
+  KOKKOS_INLINE_FUNCTION void finish(const member_type& team, acc_type* s) const {
+    const index_t t = team.league_rank();
+    const index_t L = team.league_size();
     join_team(team, s);
     if (L == 1) {
       Kokkos::single(Kokkos::PerTeam(team), [&] { *result = traits::result(last_level(s)); });
