@@ -94,6 +94,13 @@ int rotation_count(const Exec& exec, double bytes) {
   return report::rotation_count(bytes, report::rotation_bytes(hardware_info(exec)));
 }
 
+/// "210" for the permutation {2, 1, 0} (benchmark names).
+inline std::string perm_name(const std::vector<int>& p) {
+  std::string s;
+  for (int v : p) s += std::to_string(v);
+  return s;
+}
+
 /// Registers a benchmark that uses manual time and reports in microseconds.
 inline benchmark::internal::Benchmark* add(const std::string& name,
                                            std::function<void(benchmark::State&)> fn) {

@@ -47,11 +47,6 @@ std::string join(const std::vector<index_t>& v, const char* sep) {
   }
   return s;
 }
-std::string perm_name(const std::vector<int>& p) {
-  std::string s;
-  for (int v : p) s += std::to_string(v);
-  return s;
-}
 
 /// Registers the copy baseline and, for every permutation, the variants.
 template <class Exec, class T, int R>
@@ -81,7 +76,7 @@ void register_shape(const char* dtype, const std::vector<index_t>& ext,
     bench::timed(s, exec, bytes, dtype, true, [&] { Kokkos::deep_copy(exec, B.b, B.a); });
   });
   auto add_plan = [&](const std::string& name, const std::vector<int>& p, PermuteVariant v) {
-    bench::add(name + "/" + shape + "/" + perm_name(p) + tail, [=](benchmark::State& s) {
+    bench::add(name + "/" + shape + "/" + bench::perm_name(p) + tail, [=](benchmark::State& s) {
       auto& B = get();
       auto [in, out] = views(B, p);
       Exec exec;

@@ -70,11 +70,6 @@ struct Buffers {
   }
 };
 
-std::string perm_name(const std::vector<int>& p) {
-  std::string s;
-  for (int v : p) s += std::to_string(v);
-  return s;
-}
 
 template <class Exec>
 void register_space(const Exec&) {
@@ -99,7 +94,7 @@ void register_space(const Exec&) {
     index_t in_pad, in_step, out_pad;
   };
   auto add_plan = [&](const std::string& name, const std::vector<int>& p, auto make) {
-    bench::add(name + "/" + perm_name(p) + tail, [=](benchmark::State& s) {
+    bench::add(name + "/" + bench::perm_name(p) + tail, [=](benchmark::State& s) {
       const auto views = make(get(), p);
       const auto& in = views.first;
       const auto& out = views.second;

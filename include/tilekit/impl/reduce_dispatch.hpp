@@ -8,14 +8,15 @@
 #include <tilekit/impl/reduce_strided_kernels.hpp>
 #include <tilekit/impl/exclusive_use.hpp>
 #include <tilekit/impl/launch.hpp>
+#include <tilekit/impl/permute_fusion.hpp>  // strided_shape, fuse (runs_of)
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 namespace tilekit {
@@ -140,24 +141,19 @@ inline backends::TileConfig team_shape(const backends::ReduceConfig& c) {
 }
 
 /// The runs of a strided view with distinct elements (ReduceStridedKernel):
-/// its dimensions of extent > 1 ordered by stride, fastest first, and fused
-/// where the stride of one is the extent times the stride of the one before.
+/// the permute's ordering and fusion of strided views with the identity
+/// permutation (dimensions by falling stride, extents of 1 dropped, chaining
+/// strides merged); the fastest fused dimension is the run, the others its digits.
 inline ReduceRuns runs_of(const std::vector<index_t>& extents,
                           const std::vector<index_t>& strides) {
-  std::vector<std::pair<index_t, index_t>> d;  // (stride, extent)
-  for (std::size_t r = 0; r < extents.size(); ++r)
-    if (extents[r] > 1) d.emplace_back(strides[r], extents[r]);
-  std::sort(d.begin(), d.end());
-  std::vector<std::pair<index_t, index_t>> f;
-  for (const auto& x : d) {
-    if (!f.empty() && x.first == f.back().first * f.back().second) f.back().second *= x.second;
-    else f.push_back(x);
-  }
+  std::vector<int> identity(extents.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  const PermuteShape f = fuse(strided_shape(extents, identity, strides, strides));
   ReduceRuns w;
-  if (f.empty()) return w;
-  w.step = f[0].first;
-  w.len = f[0].second;
-  for (std::size_t k = 1; k < f.size(); ++k) w.runs.push(f[k].second, f[k].first);
+  if (f.rank == 0 || f.size() == 0) return w;
+  w.len = f.n[f.rank - 1];
+  w.step = f.si[f.rank - 1];
+  for (int d = f.rank - 2; d >= 0; --d) w.runs.push(f.n[d], f.si[d]);
   return w;
 }
 
@@ -351,7 +347,7 @@ class ReducePlan {
     detail::require_accessible<ExecSpace, View>();
     if (!strided_) {  // a LayoutStride view given to a contiguous plan
       impl::ReduceRuns w;
-      if (!stride_dense(v, &w))
+      if (!v.span_is_contiguous() && !stride_dense(v, &w))
         detail::fail(where(), "input with extents " + detail::extents_string(v) +
                                   " has gaps; this plan was made for a view without (a plan "
                                   "made with the strided view takes it)");

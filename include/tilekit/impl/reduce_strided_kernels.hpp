@@ -12,9 +12,9 @@
 // tid of each row of its team's share, so a warp reads consecutive elements
 // of a run), K loads in flight and K accumulators per work item (accumulator
 // k takes rows r0 + k, r0 + k + K, ...; accumulator 0 also the last share % K
-// rows); team 0 takes the tail (fewer than `threads` elements). A work item walks its elements
-// `threads` apart, carrying into the next run without a division per element
-// (one where it crosses a run's end). The team join, the partials and the
+// rows); team 0 takes the tail (fewer than `threads` elements). A work item
+// walks its elements `threads` apart, carrying into the next run without a
+// division per element (one where it crosses a run's end). The team join, the partials and the
 // last-team join are ReduceKernel's (finish()), so results have the same
 // form, fixed order and error bound.
 #include <tilekit/impl/digits.hpp>
