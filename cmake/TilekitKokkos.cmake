@@ -31,7 +31,7 @@ if(NOT TARGET Kokkos::kokkos)
       "    pass -DKokkos_ROOT=/path/to/kokkos/install.\n"
       "  Kokkos versions found but rejected, if any: ${Kokkos_CONSIDERED_VERSIONS}")
   endif()
-  if(kokkos_POPULATED)
+  if(kokkos_POPULATED AND kokkos_SOURCE_DIR)  # not when find_package satisfied it
     set(TILEKIT_KOKKOS_IN_TREE ON)
     get_directory_property(Kokkos_VERSION DIRECTORY "${kokkos_SOURCE_DIR}" DEFINITION Kokkos_VERSION)
     get_directory_property(Kokkos_DEVICES DIRECTORY "${kokkos_SOURCE_DIR}"

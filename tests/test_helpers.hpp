@@ -18,17 +18,17 @@ template <class... A, class... B>
 List<A..., B...> cat(List<A...>, List<B...>);
 template <class A, class B> using Cat = decltype(cat(A{}, B{}));
 
-#if defined(KOKKOS_ENABLE_SERIAL)
+#if defined(TILEKIT_SPACE_SERIAL)
 using SerialSpaces = List<Kokkos::Serial>;
 #else
 using SerialSpaces = List<>;
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(TILEKIT_SPACE_OPENMP)
 using OpenMPSpaces = List<Kokkos::OpenMP>;
 #else
 using OpenMPSpaces = List<>;
 #endif
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(TILEKIT_SPACE_CUDA)
 using CudaSpaces = List<Kokkos::Cuda>;
 #else
 using CudaSpaces = List<>;

@@ -162,13 +162,13 @@ Outcome run_move(const Exec& exec, const Case& c) {
   return with_type(c.type, [&](auto t) { return move_typed<Exec, decltype(t)>(exec, c); });
 }
 
-#if defined(KOKKOS_ENABLE_SERIAL)
+#if defined(TILEKIT_SPACE_SERIAL)
 template Outcome run_move(const Kokkos::Serial&, const Case&);
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(TILEKIT_SPACE_OPENMP)
 template Outcome run_move(const Kokkos::OpenMP&, const Case&);
 #endif
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(TILEKIT_SPACE_CUDA)
 template Outcome run_move(const Kokkos::Cuda&, const Case&);
 #endif
 #endif  // !TILEKIT_TOOL_INSTANCES_TU

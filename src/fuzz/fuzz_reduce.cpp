@@ -130,13 +130,13 @@ Outcome run_reduce(const Exec& exec, const Case& c) {
   throw std::invalid_argument("fuzz: reductions take int32, int64, float or double");
 }
 
-#if defined(KOKKOS_ENABLE_SERIAL)
+#if defined(TILEKIT_SPACE_SERIAL)
 template Outcome run_reduce(const Kokkos::Serial&, const Case&);
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(TILEKIT_SPACE_OPENMP)
 template Outcome run_reduce(const Kokkos::OpenMP&, const Case&);
 #endif
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(TILEKIT_SPACE_CUDA)
 template Outcome run_reduce(const Kokkos::Cuda&, const Case&);
 #endif
 

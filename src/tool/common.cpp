@@ -49,19 +49,19 @@ std::vector<std::string> split_list(const std::string& s) {
 
 std::vector<std::string> selected_spaces(const std::string& which) {
   std::vector<std::string> enabled;
-#if defined(KOKKOS_ENABLE_SERIAL)
+#if defined(TILEKIT_SPACE_SERIAL)
   enabled.push_back("Serial");
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(TILEKIT_SPACE_OPENMP)
   enabled.push_back("OpenMP");
 #endif
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(TILEKIT_SPACE_CUDA)
   enabled.push_back("Cuda");
 #endif
   std::vector<std::string> out;
   auto add = [&](const std::string& name) {
     if (std::find(enabled.begin(), enabled.end(), name) == enabled.end())
-      throw CLI::ValidationError("--space", "space " + name + " is not enabled in this build");
+      throw CLI::ValidationError("--space", "space " + name + " is not built into this tool (Kokkos or TILEKIT_SPACES)");
     if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
   };
   for (const auto& w : split_list(which)) {

@@ -93,13 +93,13 @@ template <> constexpr std::string_view dtype_name<Kokkos::Experimental::bhalf_t>
 template <class Fn>
 void for_each_space(const std::string& which, Fn&& fn) {
   for (const auto& name : selected_spaces(which)) {
-#if defined(KOKKOS_ENABLE_SERIAL)
+#if defined(TILEKIT_SPACE_SERIAL)
     if (name == "Serial") fn(Kokkos::Serial());
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(TILEKIT_SPACE_OPENMP)
     if (name == "OpenMP") fn(Kokkos::OpenMP());
 #endif
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(TILEKIT_SPACE_CUDA)
     if (name == "Cuda") fn(Kokkos::Cuda());
 #endif
   }

@@ -263,19 +263,19 @@ bool measure_permute_convert(const PermuteArgs& o, const Exec& exec, const std::
   return ok;
 }
 
-#if defined(KOKKOS_ENABLE_SERIAL)
+#if defined(TILEKIT_SPACE_SERIAL)
 template bool measure_permute_convert<Kokkos::Serial>(const PermuteArgs&, const Kokkos::Serial&,
                                                       const std::string&,
                                                       const std::vector<std::int64_t>&, double,
                                                       report::Report&);
 #endif
-#if defined(KOKKOS_ENABLE_OPENMP)
+#if defined(TILEKIT_SPACE_OPENMP)
 template bool measure_permute_convert<Kokkos::OpenMP>(const PermuteArgs&, const Kokkos::OpenMP&,
                                                       const std::string&,
                                                       const std::vector<std::int64_t>&, double,
                                                       report::Report&);
 #endif
-#if defined(KOKKOS_ENABLE_CUDA)
+#if defined(TILEKIT_SPACE_CUDA)
 template bool measure_permute_convert<Kokkos::Cuda>(const PermuteArgs&, const Kokkos::Cuda&,
                                                     const std::string&,
                                                     const std::vector<std::int64_t>&, double,

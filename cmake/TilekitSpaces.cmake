@@ -1,0 +1,42 @@
+# The execution spaces tilekit's own programs (tool, tests, fuzz runner,
+# benchmarks) instantiate: TILEKIT_SPACES, a list of Serial, OpenMP and Cuda
+# (any case); empty, every space this Kokkos enables. The library itself takes
+# any space; this only trims what tilekit compiles for itself. Under nvcc
+# every host case compiles through the device front end too, so a GPU build
+# that leaves Serial out (-DTILEKIT_SPACES="OpenMP;Cuda") builds the tool and
+# the tests in about two thirds of the time.
+#
+# Sets TILEKIT_SPACE_LIST (SERIAL, OPENMP, CUDA: the selected ones, in that
+# order); the programs see TILEKIT_SPACE_<NAME>=1 (tilekit_private_flags).
+set(TILEKIT_SPACES "" CACHE STRING
+    "Execution spaces tilekit's tool, tests and benchmarks instantiate (Serial;OpenMP;Cuda); empty: every space Kokkos enables")
+
+set(_tilekit_enabled)
+foreach(space SERIAL OPENMP CUDA)
+  if(Kokkos_ENABLE_${space} OR space IN_LIST Kokkos_DEVICES)
+    list(APPEND _tilekit_enabled ${space})
+  endif()
+endforeach()
+
+if(TILEKIT_SPACES)
+  set(_tilekit_wanted)
+  foreach(space IN LISTS TILEKIT_SPACES)
+    string(TOUPPER "${space}" up)
+    if(NOT up MATCHES "^(SERIAL|OPENMP|CUDA)$")
+      message(FATAL_ERROR "TILEKIT_SPACES: unknown space '${space}' (Serial, OpenMP or Cuda)")
+    endif()
+    if(NOT up IN_LIST _tilekit_enabled)
+      message(FATAL_ERROR "TILEKIT_SPACES: '${space}' is not enabled in this Kokkos (it has: ${_tilekit_enabled})")
+    endif()
+    list(APPEND _tilekit_wanted ${up})
+  endforeach()
+  set(TILEKIT_SPACE_LIST)
+  foreach(space SERIAL OPENMP CUDA)  # Kokkos' order, whatever the order given
+    if(space IN_LIST _tilekit_wanted)
+      list(APPEND TILEKIT_SPACE_LIST ${space})
+    endif()
+  endforeach()
+else()
+  set(TILEKIT_SPACE_LIST ${_tilekit_enabled})
+endif()
+message(STATUS "tilekit: the tool, tests and benchmarks instantiate ${TILEKIT_SPACE_LIST}")
