@@ -51,6 +51,11 @@ rejects "--sub"           transpose --n 64 --sub diagonal
 rejects "--sub-ld"        transpose --n 64 --sub block --sub-ld 63
 rejects "--sub"           permute --shape 8,8 --sub diagonal
 rejects "--sub"           permute --shape 8,8 --sub block --out-dtype double
+rejects "--sub"           reduce --n 1024 --sub diagonal
+rejects "--sub-cols"      reduce --n 1000 --sub block --sub-cols 64
+rejects "--sub-ld"        reduce --n 1024 --sub block --sub-cols 64 --sub-ld 63
+rejects "--sub"           reduce --n 1024 --sub every2 --variant naive
+rejects "--sub"           reduce --n 1024 --sub every2 --transfers pageable
 rejects "unknown key"     fuzz --replay "op=permute size=3"
 rejects "variant"         fuzz --replay "op=permute variant=quick type=float shape=3 perm=0"
 
@@ -129,6 +134,24 @@ for kind in block rows2; do
     fi
   done
 done
+# The reduce of a strided window: every operation, checked (a wrong result
+# exits nonzero), on the strided kernel (a block of short rows, every other
+# element) and on the contiguous one (a block of rows as long as the parent's).
+for sub in "block --sub-cols 37" "every2" "block --sub-cols 40 --sub-ld 40"; do
+  kind=${sub%% *}
+  if "$tool" reduce --space all --dtype all --n 1480 --sub $sub --reps 1 \
+      --json "$tmp/sub.json" >"$tmp/out" 2>&1 && grep -q "minloc_sub_$kind" "$tmp/out" &&
+      grep -q "sum_compensated_sub_$kind" "$tmp/out" && ! grep -q "naive" "$tmp/out"; then
+    echo "ok: reduce --sub $sub rows"
+  else
+    echo "FAIL: reduce --sub $sub rows"; cat "$tmp/out"; failed=1
+  fi
+done
+if grep -q '"strided_kernel": *false' "$tmp/sub.json" && ! grep -q '"strided_kernel": *true' "$tmp/sub.json"; then
+  echo "ok: a window of whole parent rows keeps the contiguous kernel"
+else
+  echo "FAIL: --sub-ld equal to --sub-cols took the strided kernel"; failed=1
+fi
 if "$tool" transpose --space all --m 17 --n 33 --dtype half,bhalf --reps 1 >"$tmp/out" 2>"$tmp/err"; then
   echo "ok: half and bhalf rows"
 elif grep -q "no 2-byte half" "$tmp/err" && ! grep -q "GB/s" "$tmp/out"; then

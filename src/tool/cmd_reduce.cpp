@@ -8,6 +8,9 @@
 // the production rows run once per value (a sweep of the league cap). The
 // 2-byte floats (--dtype half,bhalf, GPU builds) run the production reduce
 // only (it accumulates them in float), on data exact in their precision.
+// `--sub block|every2` reduces a strided window of a larger parent instead (a
+// column block of a matrix, every other element): the production rows only,
+// beside the deep_copy of n contiguous elements (docs/strided.md).
 #include <tilekit/reduce.hpp>
 
 #include <algorithm>
@@ -45,6 +48,14 @@ constexpr std::int64_t data_modulus() {
   else return 256;  // bhalf_t: 8 bits
 }
 
+/// The tool's element k of type T: pattern(k), reduced modulo data_modulus<T>().
+template <class T>
+KOKKOS_INLINE_FUNCTION T data_value(std::int64_t k) {
+  constexpr std::int64_t m = data_modulus<T>();
+  if constexpr (m == 0) return static_cast<T>(pattern(k));
+  else return static_cast<T>(pattern(k) % m);
+}
+
 Reference reference(std::int64_t n, std::int64_t modulus) {
   auto value = [modulus](std::int64_t k) { return modulus ? pattern(k) % modulus : pattern(k); };
   Reference r;
@@ -76,6 +87,27 @@ void for_each_reduce_dtype(const std::string& which, Fn&& fn) {
   }
 }
 
+/// --sub: the input window, rows x cols elements with strides (rs, cs) in a
+/// parent of `parent` elements; element k of the window (address order) is
+/// at (k / cols) * rs + (k % cols) * cs.
+struct SubWindow {
+  std::int64_t rows = 0, cols = 0, rs = 0, cs = 0, parent = 0;
+};
+
+SubWindow sub_window(const ReduceArgs& o, std::int64_t n) {
+  if (o.sub == "every2") return {n, 1, 2, 1, 2 * n};
+  if (o.sub != "block") return {n, 1, 1, 1, n};  // none
+  const std::int64_t cols = o.sub_cols, ld = o.sub_ld ? o.sub_ld : cols + 64;
+  if (n % cols != 0)
+    throw CLI::ValidationError("--sub-cols", "--sub block needs --n a multiple of --sub-cols (" +
+                                                 std::to_string(cols) + "); --n " + std::to_string(n));
+  if (ld < cols)
+    throw CLI::ValidationError("--sub-ld", "the parent's rows (" + std::to_string(ld) +
+                                               ") are shorter than the window's (" +
+                                               std::to_string(cols) + ")");
+  return {n / cols, cols, ld, 1, n / cols * ld};
+}
+
 }  // namespace
 
 // One space and type of the measurement: declared `extern` below and
@@ -89,21 +121,43 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
   // Inputs a(k) and copy destinations b(k), k % count, all holding the same
   // data: one buffer each when n elements exceed twice the cache.
   const int count = report::rotation_count(read, report::rotation_bytes(hw));
-  report::Rotation<T, Mem> a(exec, "tilekit::tool::a", n, count);
+  // --sub: a(k) is the parent of the window, holding the data at the window's
+  // elements and -1 in its gaps (a gap read shows in the sum and the min); the
+  // copy baseline copies c(k), n contiguous elements, into b(k).
+  const bool sub = o.sub != "none";
+  const SubWindow win = sub_window(o, n);
+  report::Rotation<T, Mem> a(exec, "tilekit::tool::a", win.parent, count);
   report::Rotation<T, Mem> b(exec, "tilekit::tool::b", n, count);
+  report::Rotation<T, Mem> c;
+  if (sub) c = report::Rotation<T, Mem>(exec, "tilekit::tool::c", n, count);
   constexpr std::int64_t modulus = data_modulus<T>();
   for (int k = 0; k < count; ++k) {
     if constexpr (modulus == 0) {
-      fill_pattern(exec, a(k));
-    } else {
+      if (!sub) fill_pattern(exec, a(k));
+    }
+    if (modulus != 0 || sub) {
+      if (sub) Kokkos::deep_copy(exec, a(k), static_cast<T>(-1));
       const auto p = a(k).data();
+      const SubWindow w = win;
       Kokkos::parallel_for(
           "tilekit::tool::fill", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
-          KOKKOS_LAMBDA(const std::int64_t i) { p[i] = static_cast<T>(pattern(i) % modulus); });
+          KOKKOS_LAMBDA(const std::int64_t i) {
+            const std::int64_t at = (i / w.cols) * w.rs + (i % w.cols) * w.cs;
+            p[at] = data_value<T>(i);
+          });
     }
+    if (sub) fill_pattern(exec, c(k));
   }
   exec.fence();
-  const auto a0 = a(0);  // the checked call's input
+  const auto a0 = a(0);  // the checked call's input (the window's parent under --sub)
+  // The production reduce's input of parent x: x itself, or its window.
+  using Window = Kokkos::View<const T**, Kokkos::LayoutStride, Mem, Kokkos::MemoryUnmanaged>;
+  auto window_of = [win](const auto& x) {
+    return Window(x.data(), Kokkos::LayoutStride(static_cast<std::size_t>(win.rows),
+                                                 static_cast<std::size_t>(win.rs),
+                                                 static_cast<std::size_t>(win.cols),
+                                                 static_cast<std::size_t>(win.cs)));
+  };
   const Reference ref = o.common.check ? reference(n, modulus) : Reference{};
   const double sum_abs = static_cast<double>(ref.sum);  // the data are >= 0
 
@@ -148,7 +202,7 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
   // The baseline: deep_copy of the same n elements (bytes read + written).
   {
     auto t = report::time_throughput(
-        exec, [&](std::int64_t k) { Kokkos::deep_copy(exec, b(k), a(k)); }, topt);
+        exec, [&](std::int64_t k) { Kokkos::deep_copy(exec, b(k), sub ? c(k) : a(k)); }, topt);
     add_row("copy", t, 2 * read, false, false);
     copy_gbps = rep.rows.back().gbps;
   }
@@ -160,6 +214,7 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
   // (the seed's sums of int32, int64, float and double).
   if constexpr (modulus == 0) {
     for (auto step : kLadder) {
+      if (sub) break;  // the ladder, Kokkos and CUB take contiguous input
       const std::string name(to_string(step));
       if (!selected(name)) continue;
       ReduceStepPlan plan(exec, a0, step, ladder_shape);
@@ -173,7 +228,7 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
       if (step == ReduceStep::naive) naive_ms = row.ms;
       prev_ms = row.ms;
     }
-    if (selected("kokkos")) {
+    if (selected("kokkos") && !sub) {
       ReduceStepPlan plan(exec, a0, ReduceStep::kokkos, o.shape);
       Kokkos::deep_copy(exec, rs, S(-7));
       plan.execute(a0, rs);
@@ -185,7 +240,7 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
   }
 #if defined(TILEKIT_HAVE_CUB)
   if constexpr (std::is_same_v<Exec, Kokkos::Cuda> && modulus == 0) {
-    if (selected("cub")) {
+    if (selected("cub") && !sub) {
       vendor::CubSum<T, S> cub(exec, n);
       Kokkos::deep_copy(exec, rs, S(-7));
       cub(a0.data(), rs.data());
@@ -202,18 +257,27 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
 
   // The production reduce, every operation, once per --teams value.
   ReduceOptions shape = o.shape;
-  auto production = [&](auto op, auto&& good_of) {
+  // input(x): the plan's input of parent x (x itself, or its --sub window).
+  auto production_on = [&](auto op, auto&& good_of, auto&& input) {
     using Op = decltype(op);
     const std::string name(op_name<Op>());
     if (!selected(name)) return;
-    ReducePlan plan(exec, a0, op, shape);
+    ReducePlan plan(exec, input(a0), op, shape);
     using R = typename decltype(plan)::result_type;
     Kokkos::View<R, Mem> r("tilekit::tool::result");
-    plan.execute(a0, r);
+    plan.execute(input(a0), r);
     const bool good = !o.common.check || good_of(fetch(r), plan);
-    auto& row = add_row(name, timed([&](const auto& x) { plan.execute(x, r); }), read,
+    auto& row = add_row(sub ? name + "_sub_" + o.sub : name,
+                        timed([&](const auto& x) { plan.execute(input(x), r); }), read,
                         o.common.check, good);
     row.extra["teams"] = plan.league();
+    if (sub) {
+      row.extra["sub"] = o.sub;
+      row.extra["window"] = std::to_string(win.rows) + "x" + std::to_string(win.cols) +
+                            " strides " + std::to_string(win.rs) + "," + std::to_string(win.cs);
+      row.extra["strided_kernel"] = plan.strided();
+      return;
+    }
     if constexpr (std::is_same_v<Op, Sum>) {
       if (naive_ms > 0) row.speedup = naive_ms / row.ms;
       if (prev_ms > 0 && selected("multiple")) row.extra["step_speedup"] = prev_ms / row.ms;
@@ -222,6 +286,10 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
         add_transfer_rows(exec, o.common, o.transfers, a0, r, [&] { plan.execute(a0, r); },
                           report::Row(row), copy_gbps, hw.peak_gbps, rep);
     }
+  };
+  auto production = [&](auto op, auto&& good_of) {
+    if (sub) production_on(op, good_of, window_of);
+    else production_on(op, good_of, [](const auto& x) { return x; });
   };
   const std::vector<int> sweep = o.teams.empty() ? std::vector<int>{0} : o.teams;
   for (const int teams : sweep) {
@@ -276,9 +344,32 @@ Runner setup(CLI::App& app) {
   app.add_option("--block", o->shape.block, "ladder: work items per team (a power of two)");
   app.add_option("--warp", o->shape.warp, "ladder: width of the unrolled last level");
   add_transfers_option(app, o->transfers);
+  app.add_option("--sub", o->sub,
+                 "none, block (a column block: --n elements in rows of --sub-cols, in a parent "
+                 "with rows of --sub-ld) or every2 (every other element of a parent of 2n): "
+                 "the production rows reduce that strided window, named <op>_sub_<kind>")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"none", "block", "every2"}));
+  app.add_option("--sub-cols", o->sub_cols, "--sub block: the window's row length")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  app.add_option("--sub-ld", o->sub_ld,
+                 "--sub block: the parent's row length (default: --sub-cols + 64)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   return [o]() -> int {
+    if (o->sub != "none") {
+      if (!o->transfers.empty())
+        throw CLI::ValidationError("--sub", "the transfer rows take contiguous input (no --transfers)");
+      for (const auto& v : split_list(o->variant))
+        if (v != "all" && v != "copy" && v.rfind("sum", 0) != 0 && v != "min" && v != "max" &&
+            v != "minloc" && v != "maxloc")
+          throw CLI::ValidationError("--sub", "runs the production reduce only, not '" + v + "'");
+      for (const std::int64_t n : o->n) (void)sub_window(*o, n);  // throws on a bad window
+    }
     const double most = static_cast<double>(*std::max_element(o->n.begin(), o->n.end()));
-    preflight(o->common, [&](std::size_t es) { return 2 * most * es; });  // input, copy baseline
+    // input (under --sub: the parent, at most 2n, and the copy's source), copy baseline
+    const double buffers = o->sub == "none" ? 2 : 4;
+    preflight(o->common, [&](std::size_t es) { return buffers * most * es; });
     report::Report rep;
     const bool ok = measure_reduce(*o, rep);
     return finish(o->common, rep, ok);

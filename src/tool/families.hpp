@@ -65,6 +65,9 @@ struct ReduceArgs {
   ReduceOptions shape;
   std::vector<int> teams;  ///< league caps of the production rows (empty: the backend's)
   std::string transfers;
+  std::string sub = "none";       ///< none, block or every2: a strided window of a parent
+  std::int64_t sub_cols = 1024;   ///< --sub block: the window's row length
+  std::int64_t sub_ld = 0;        ///< --sub block: the parent's row length (0: cols + 64)
 };
 bool measure_reduce(const ReduceArgs& a, report::Report& rep);
 
