@@ -42,7 +42,7 @@ struct Reference {
 };
 
 template <class T>
-constexpr std::int64_t data_modulus() {
+KOKKOS_INLINE_FUNCTION constexpr std::int64_t data_modulus() {
   if constexpr (!impl::is_half_v<T>) return 0;
   else if constexpr (std::is_same_v<T, Kokkos::Experimental::half_t>) return 2048;  // 11 bits
   else return 256;  // bhalf_t: 8 bits
