@@ -321,6 +321,10 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
 
 namespace {
 
+/// The variants --sub runs: the copy baseline and the production reduce.
+const std::vector<std::string> kSubVariants = {"all", "copy", "sum", "sum_compensated",
+                                               "min", "max", "minloc", "maxloc"};
+
 Runner setup(CLI::App& app) {
   auto o = std::make_shared<ReduceArgs>();
   add_common_options(app, o->common);
@@ -361,8 +365,7 @@ Runner setup(CLI::App& app) {
       if (!o->transfers.empty())
         throw CLI::ValidationError("--sub", "the transfer rows take contiguous input (no --transfers)");
       for (const auto& v : split_list(o->variant))
-        if (v != "all" && v != "copy" && v.rfind("sum", 0) != 0 && v != "min" && v != "max" &&
-            v != "minloc" && v != "maxloc")
+        if (std::find(kSubVariants.begin(), kSubVariants.end(), v) == kSubVariants.end())
           throw CLI::ValidationError("--sub", "runs the production reduce only, not '" + v + "'");
       for (const std::int64_t n : o->n) (void)sub_window(*o, n);  // throws on a bad window
     }
