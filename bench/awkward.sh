@@ -24,7 +24,7 @@ run() {
 # 32-byte sector), skinny matrices both ways. --m is the rows.
 for mn in 16384x16384 10007x10009 12289x8191 9999x9999 8191x8191 \
           2x33554432 33554432x2 8x8388608 8388608x8 9x8388608 8388608x9 \
-          32x8388608 8388608x32 1000x100003; do
+          16x8388608 8388608x16 32x8388608 8388608x32 1000x100003; do
   run "transpose-$mn" transpose --m "${mn%x*}" --n "${mn#*x}" --dtype float \
     --variant tiled_padded
 done

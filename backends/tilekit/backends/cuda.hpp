@@ -39,10 +39,15 @@ struct Traits<Kokkos::Cuda> {
   static TileConfig transpose_inplace_tile(std::size_t /*elem_bytes*/) {
     return {32, 2, 32, 1, 4};
   }
-  /// Matrices with a side of at most 32 bytes (one sector: 2 x N, N x 8
-  /// floats) take the thin kernel: a 64-wide tile of them is a sliver, and
-  /// 2 x 2^25 floats ran at 6% of copy tiled (H200, bench/awkward.sh).
-  static constexpr int transpose_thin_bytes = 32;
+  /// Matrices with a side of at most 64 bytes (2 x N to 16 x N floats, and
+  /// N x 16) take the thin kernel: a 64-wide tile of them is a sliver (2 x
+  /// 2^25 floats ran at 6% of copy tiled, 9 x 2^23 at 32%; H200 and H100,
+  /// bench/awkward.sh). It stages chunks of 256 long-side elements in team
+  /// scratch (17 KiB for 16 floats; 20 KiB for the widest, complex<double>),
+  /// so that both passes are coalesced: one work item per long-side element
+  /// writing its own row of 8 floats ran 8 x 2^23 at 27% of copy (H100).
+  static constexpr int transpose_thin_bytes = 64;
+  static constexpr int transpose_thin_chunk = 256;
   /// cmm: 256-thread blocks, one thread per work item, tiles in shared memory.
   /// Blocked: 8 rows x 8 (float) or 4 (double) column sets per thread, a
   /// 128-row x 128 (64) column-set tile per block, 8 k per step (12 KiB of A

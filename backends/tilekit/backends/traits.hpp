@@ -63,6 +63,12 @@ struct ReduceConfig {
   /// sum, min/max with the index) still run in one resident wave; a space
   /// that sets it provides Traits::compute_units(exec)
   bool fit_league = false;
+  /// production, strided views (ReduceStridedKernel): bytes of consecutive
+  /// elements of a run that a work item takes from each row (0: one element,
+  /// lanes of a team on consecutive elements, as a GPU warp wants; a one-thread
+  /// CPU team takes a vector's worth, so that it walks runs in contiguous
+  /// blocks the compiler vectorises). Compile-time.
+  int strided_bytes = 0;
 };
 
 template <class ExecSpace>

@@ -10,14 +10,6 @@
 
 namespace tilekit::impl {
 
-/// a / b for non-negative a, b, with a 32-bit division when both fit (GPUs
-/// divide 64-bit integers in software).
-KOKKOS_INLINE_FUNCTION index_t div_nonneg(index_t a, index_t b) {
-  if (((a | b) >> 32) == 0)
-    return static_cast<index_t>(static_cast<std::uint32_t>(a) / static_cast<std::uint32_t>(b));
-  return a / b;
-}
-
 /// A flat index read as mixed-radix digits (digit 0 fastest) and mapped to an
 /// offset: sum of digit[i] * stride[i].
 struct Digits {

@@ -59,6 +59,17 @@ constexpr int transpose_thin_bytes() {
     return 0;
 }
 
+/// Long-side elements per team step of the staged thin kernel
+/// (TransposeThinStaged): Traits<Exec>::transpose_thin_chunk; absent or 0:
+/// the thin kernel without scratch (TransposeThin).
+template <class Exec>
+constexpr int transpose_thin_chunk() {
+  if constexpr (requires { backends::Traits<Exec>::transpose_thin_chunk; })
+    return backends::Traits<Exec>::transpose_thin_chunk;
+  else
+    return 0;
+}
+
 /// Whether Exec's teams walk the tiles of a transpose down the columns of
 /// tiles, so that consecutive tiles continue the same destination rows (a
 /// CPU thread's writes stay sequential from tile to tile), rather than along

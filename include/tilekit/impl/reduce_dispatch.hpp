@@ -169,7 +169,9 @@ class ReducePlan {
   static constexpr backends::ReduceConfig defaults = backends::Traits<ExecSpace>::reduce_config();
   using Kernel = impl::ReduceKernel<ExecSpace, T, Op, defaults.load_bytes, defaults.loads>;
   /// LayoutStride views with gaps (instantiated only for such views).
-  using StridedKernel = impl::ReduceStridedKernel<ExecSpace, T, Op, defaults.loads>;
+  using StridedKernel =
+      impl::ReduceStridedKernel<ExecSpace, T, Op, defaults.loads,
+                                std::max(1, defaults.strided_bytes / int(sizeof(T)))>;
   using Mem = typename ExecSpace::memory_space;
   using index_t = impl::index_t;
 
@@ -258,11 +260,13 @@ class ReducePlan {
     const index_t last =
         league_ > 1 ? impl::ceil_log2(K) + impl::ceil_div(league_, K * P) + levels : 0;
     if (strided_) {
-      // Accumulator 0 takes share / K rows, the share % K left over and the
-      // tail element; then the tree of K, the join into the work item's value.
+      // An accumulator takes every K-th row of the share (one of the share % K
+      // left over) and a tail element; then the tree of K x V, the join into
+      // the work item's value.
       const index_t rows = StridedKernel::rows_of(n_, threads_);
       const index_t share = impl::ceil_div(rows, league_for(rows));
-      return share / K + share % K + 1 + impl::ceil_log2(K) + 1 + levels + last;
+      return impl::ceil_div(share, K) + 1 + impl::ceil_log2(K * StridedKernel::V) + 1 + levels +
+             last;
     }
     index_t share = 0;  // most rows of a team, over the alignments of the view
     for (index_t head : {index_t(0), std::min<index_t>(W - 1, n_)}) {
@@ -395,35 +399,15 @@ class ReducePlan {
     return impl::clamp_league(impl::ceil_div(rows, Kernel::K), cap_);
   }
 
-  void launch(const T* data, result_type* result) const {
-    const index_t head = Kernel::head_of(data, n_);
-    const index_t rows = Kernel::rows_of(n_, head, threads_);
+  /// Launches f (Kernel, or StridedKernel with its runs set) for `rows`
+  /// whole rows after `head`: league_for(rows) teams, even shares.
+  template <class F>
+  void run(F f, const T* data, index_t head, index_t rows, result_type* result,
+           const std::string& label) const {
     const index_t league = league_for(rows);
-    const Kernel f{data,
-                   n_,
-                   head,
-                   rows,
-                   rows / league,
-                   rows % league,
-                   threads_,
-                   groups_,
-                   partial_.data(),
-                   counter_.data(),
-                   result};
-    Kokkos::TeamPolicy<ExecSpace> policy(exec_, static_cast<int>(league), config_.team_rows,
-                                         config_.vector);
-    policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(threads_, groups_)));
-    Kokkos::parallel_for(label_, policy, f);
-  }
-
-  /// A strided plan's launch: one element per lane, in runs (ReduceStridedKernel).
-  void launch_strided(const T* data, result_type* result) const {
-    const index_t rows = StridedKernel::rows_of(n_, threads_);
-    const index_t league = league_for(rows);
-    StridedKernel f{};
     f.data = data;
     f.n = n_;
-    f.head = 0;
+    f.head = head;
     f.rows = rows;
     f.share = rows / league;
     f.extra = rows % league;
@@ -432,11 +416,22 @@ class ReducePlan {
     f.partial = partial_.data();
     f.counter = counter_.data();
     f.result = result;
-    f.where = runs_;
     Kokkos::TeamPolicy<ExecSpace> policy(exec_, static_cast<int>(league), config_.team_rows,
                                          config_.vector);
     policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(threads_, groups_)));
-    Kokkos::parallel_for(label_ + "_strided", policy, f);
+    Kokkos::parallel_for(label, policy, f);
+  }
+
+  void launch(const T* data, result_type* result) const {
+    const index_t head = Kernel::head_of(data, n_);
+    run(Kernel{}, data, head, Kernel::rows_of(n_, head, threads_), result, label_);
+  }
+
+  /// A strided plan's launch: runs of elements (ReduceStridedKernel).
+  void launch_strided(const T* data, result_type* result) const {
+    StridedKernel f{};
+    f.where = runs_;
+    run(f, data, 0, StridedKernel::rows_of(n_, threads_), result, label_ + "_strided");
   }
 
   ExecSpace exec_;

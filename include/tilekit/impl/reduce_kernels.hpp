@@ -191,18 +191,24 @@ TILEKIT_UNROLL
     return join_scratch(s, threads, threads + groups, 1);
   }
 
-  KOKKOS_FUNCTION void operator()(const member_type& team) const {
+  KOKKOS_FUNCTION void operator()(const member_type& team) const { run_team(*this, team); }
+
+  /// A team's work: rows [r0, r1) of its share, each work item's value into
+  /// team scratch through self.work_item, then finish() (shared with
+  /// ReduceStridedKernel, whose work_item reads runs).
+  template <class Self>
+  KOKKOS_INLINE_FUNCTION static void run_team(const Self& self, const member_type& team) {
     const index_t t = team.league_rank();
-    const index_t r0 = t * share + (t < extra ? t : extra);
-    const index_t r1 = r0 + share + (t < extra ? 1 : 0);
-    acc_type* s =
-        static_cast<acc_type*>(team.team_shmem().get_shmem(scratch_bytes(threads, groups)));
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int tid) {
+    const index_t r0 = t * self.share + (t < self.extra ? t : self.extra);
+    const index_t r1 = r0 + self.share + (t < self.extra ? 1 : 0);
+    acc_type* s = static_cast<acc_type*>(
+        team.team_shmem().get_shmem(scratch_bytes(self.threads, self.groups)));
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, self.threads), [&](const int tid) {
       acc_type a = traits::identity();
-      work_item(r0, r1, tid, t == 0, a);
+      self.work_item(r0, r1, tid, t == 0, a);
       s[tid] = a;
     });
-    finish(team, s);
+    self.finish(team, s);
   }
 
   /// After every work item of the team left its value in s[0 .. threads):

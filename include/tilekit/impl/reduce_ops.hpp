@@ -136,18 +136,19 @@ KOKKOS_INLINE_FUNCTION bool negative_bit(T x) {
 /// x ranks strictly before a: smaller (IsMax: larger), NaN before numbers, and
 /// -0 before +0 (IsMax: +0 before -0), as IEEE 754-2019 minimum/maximum order
 /// them, so that the sign of a zero result does not depend on the order of
-/// evaluation.
+/// evaluation. The terms are joined with & and |, not && and ||: no branch,
+/// so a CPU compiler vectorises the folds of a lane loop (compare and blend).
 template <bool IsMax, class T>
 KOKKOS_INLINE_FUNCTION bool ranks_before(T x, T a) {
-  const bool nan_first = is_nan(x) && !is_nan(a);
-  const bool zero_first = x == a && negative_bit(x) != negative_bit(a) &&
+  const bool nan_first = is_nan(x) & !is_nan(a);
+  const bool zero_first = (x == a) & (negative_bit(x) != negative_bit(a)) &
                           (IsMax ? negative_bit(a) : negative_bit(x));
-  if constexpr (IsMax) return (x > a) || nan_first || zero_first;
-  else return (x < a) || nan_first || zero_first;
+  if constexpr (IsMax) return (x > a) | nan_first | zero_first;
+  else return (x < a) | nan_first | zero_first;
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION bool same_rank(T x, T a) {
-  return (x == a && negative_bit(x) == negative_bit(a)) || (is_nan(x) && is_nan(a));
+  return ((x == a) & (negative_bit(x) == negative_bit(a))) | (is_nan(x) & is_nan(a));
 }
 
 /// Min/Max of elements of E, compared in F = compute_t<E> (float for 2-byte
@@ -184,10 +185,9 @@ struct ExtremumLocTraits {
     return {ExtremumTraits<IsMax, E>::identity(), none};
   }
   KOKKOS_INLINE_FUNCTION static void fold(acc_type& a, T x, index_t i) {
-    if (ranks_before<IsMax>(x, a.value) || (same_rank(x, a.value) && i < a.index)) {
-      a.value = x;
-      a.index = i;
-    }
+    const bool take = ranks_before<IsMax>(x, a.value) | (same_rank(x, a.value) & (i < a.index));
+    a.value = take ? x : a.value;
+    a.index = take ? i : a.index;
   }
   KOKKOS_INLINE_FUNCTION static void add(acc_type& a, E x, index_t i) {
     fold(a, convert<T>(x), i);

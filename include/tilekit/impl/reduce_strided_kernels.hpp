@@ -7,18 +7,28 @@
 // is data[runs.offset(i / len) + (i % len) * step], and i is the index MinLoc
 // and MaxLoc report: for a dense view, the offset from the first element.
 //
-// The split over teams and work items is the contiguous kernel's with one
-// element per lane (rows of `threads` elements: work item tid takes element
-// tid of each row of its team's share, so a warp reads consecutive elements
-// of a run), K loads in flight and K accumulators per work item (accumulator
-// k takes rows r0 + k, r0 + k + K, ...; accumulator 0 also the last share % K
-// rows); team 0 takes the tail (fewer than `threads` elements). A work item
-// walks its elements `threads` apart, carrying into the next run without a
-// division per element (one where it crosses a run's end). The team join, the partials and the
+// The split over teams and work items is the contiguous kernel's, with rows
+// of `threads` blocks of V consecutive elements (V = 1 on a GPU: lanes of a
+// warp on consecutive elements; a vector's worth on a one-thread CPU team):
+// work item tid takes block tid of each row of its team's share, K rows at a
+// time, into K x V accumulators (accumulator (k, l) takes element l of the
+// block of rows r0 + k, r0 + k + K, ..., and of one of the last share % K
+// rows if k < share % K); team 0 takes the tail (fewer than `threads` x V elements,
+// at most one per accumulator). When the K rows' elements lie in one run, a
+// work item loads them with no carry check (a unit step as plain contiguous
+// loads, which the compiler vectorises on the CPU); otherwise element by
+// element, carrying into the next run (a division only where it crosses a
+// run's end). Both paths add each element into the same accumulator, so the
+// order of accumulation depends only on the view and the launch shape. The team join, the partials and the
 // last-team join are ReduceKernel's (finish()), so results have the same
 // form, fixed order and error bound.
 #include <tilekit/impl/digits.hpp>
 #include <tilekit/impl/reduce_kernels.hpp>
+
+#if defined(__NVCC__)
+#pragma nv_diagnostic push
+#pragma nv_diag_suppress 1675
+#endif
 
 namespace tilekit::impl {
 
@@ -29,40 +39,56 @@ struct ReduceRuns {
   index_t step = 1;  ///< stride of the elements within a run
 };
 
-template <class Exec, class T, class Op, int Loads>
+template <class Exec, class T, class Op, int Loads, int Lanes>
 struct ReduceStridedKernel : ReduceKernel<Exec, T, Op, int(sizeof(T)), Loads> {
   using Base = ReduceKernel<Exec, T, Op, int(sizeof(T)), Loads>;
   using typename Base::acc_type;
   using typename Base::member_type;
   using typename Base::traits;
   static constexpr int K = Base::K;
-  static_assert(Base::W == 1, "tilekit::reduce: the strided kernel reads one element per lane");
+  static constexpr int V = Lanes;  ///< consecutive elements per work item and row
+  static_assert(Base::W == 1 && V >= 1, "tilekit::reduce: the strided kernel reads elements");
 
   ReduceRuns where;
 
-  /// Rows of `threads` elements (the tail, n - rows * threads, goes to team 0).
-  static index_t rows_of(index_t n, int threads) { return n / threads; }
+  /// Rows of `threads` x V elements (the tail, n - rows * threads * V, goes to team 0).
+  static index_t rows_of(index_t n, int threads) { return n / (index_t(threads) * V); }
 
   KOKKOS_INLINE_FUNCTION T at(index_t run, index_t j) const {
     return this->data[where.runs.offset(run) + j * where.step];
   }
 
-  /// Element tid of rows [r0, r1), plus the tail element of tid if `rest`.
+  /// Folds the K x V elements of K rows from p (all in one run, the first
+  /// element's index e): element l of row k, p[(k row + l) step] (step 1
+  /// when Unit), into accumulator (k, l). Its K x V loads are independent
+  /// (no store between them), so they are in flight together; the lane loop
+  /// is left whole for the CPU's loop vectoriser (TILEKIT_LANES).
+  template <bool Unit>
+  KOKKOS_INLINE_FUNCTION static void fold_rows(const T* p, index_t row, index_t step, index_t e,
+                                               acc_type (&acc)[K * V]) {
+TILEKIT_UNROLL
+    for (int k = 0; k < K; ++k)
+TILEKIT_LANES
+      for (int l = 0; l < V; ++l)
+        traits::add(acc[k * V + l], p[(k * row + l) * (Unit ? 1 : step)], e + k * row + l);
+  }
+
+  /// Block tid of rows [r0, r1), plus the tail elements of tid if `rest`.
   KOKKOS_INLINE_FUNCTION void work_item(index_t r0, index_t r1, int tid, bool rest,
                                         acc_type& out) const {
-    acc_type acc[K];
+    acc_type acc[K * V];
 TILEKIT_UNROLL
-    for (int k = 0; k < K; ++k) acc[k] = traits::identity();
-    const index_t threads = this->threads, len = where.len, step = where.step;
+    for (int k = 0; k < K * V; ++k) acc[k] = traits::identity();
+    const index_t row = index_t(this->threads) * V, len = where.len, step = where.step;
     const T* data = this->data;
-    index_t e = r0 * threads + tid;  // the element's index in memory order
+    index_t e = r0 * row + index_t(tid) * V;  // the element's index in memory order
     index_t run = div_nonneg(e, len);
     index_t j = e - run * len;
     index_t base = where.runs.offset(run);
-    // The next element of this work item: threads further in memory order.
-    auto next = [&] {
-      e += threads;
-      j += threads;
+    // Moves d elements further in memory order.
+    auto advance = [&](index_t d) {
+      e += d;
+      j += d;
       if (j >= len) {
         const index_t c = div_nonneg(j, len);
         run += c;
@@ -70,48 +96,45 @@ TILEKIT_UNROLL
         base = where.runs.offset(run);
       }
     };
-    index_t r = r0;
-    for (; r + K <= r1; r += K) {  // K loads in flight, then K independent adds
-      T v[K];
-      index_t at_e[K];
-TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k) {
-        v[k] = data[base + j * step];
-        at_e[k] = e;
-        next();
+    // Rows [r, r + m) (m <= K) element by element into accumulators (k, l).
+    auto carry_rows = [&](int m) {
+      for (int k = 0; k < m; ++k) {
+        for (int l = 0; l < V; ++l) {
+          traits::add(acc[k * V + l], data[base + j * step], e);
+          advance(1);
+        }
+        advance(row - V);
       }
-TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k) traits::add(acc[k], v[k], at_e[k]);
+    };
+    const index_t span = (K - 1) * row + V;  // elements from the first of K rows to past the last
+    index_t r = r0;
+    for (; r + K <= r1; r += K) {
+      if (j + span > len) {  // the K rows cross a run's end
+        carry_rows(K);
+        continue;
+      }
+      const T* p = data + base + j * step;
+      if (step == 1) fold_rows<true>(p, row, step, e, acc);
+      else fold_rows<false>(p, row, step, e, acc);
+      advance(K * row);
     }
-    for (; r < r1; ++r) {  // fewer than K rows left
-      traits::add(acc[0], data[base + j * step], e);
-      next();
-    }
+    if (r < r1) carry_rows(int(r1 - r));  // fewer than K rows left: accumulators (0..m, l)
     if (rest) {
-      const index_t tail = this->rows * threads + tid;
-      if (tail < this->n) {
-        const index_t q = div_nonneg(tail, len);
-        traits::add(acc[0], at(q, tail - q * len), tail);
+      const index_t tail = this->rows * row + index_t(tid) * V;
+      for (int l = 0; l < V && tail + l < this->n; ++l) {
+        const index_t q = div_nonneg(tail + l, len);
+        traits::add(acc[l], at(q, tail + l - q * len), tail + l);
       }
     }
     Base::tree(acc);
     traits::join(out, acc[0]);
   }
 
-  KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    const index_t t = team.league_rank();
-    const index_t share = this->share, extra = this->extra;
-    const index_t r0 = t * share + (t < extra ? t : extra);
-    const index_t r1 = r0 + share + (t < extra ? 1 : 0);
-    acc_type* s = static_cast<acc_type*>(
-        team.team_shmem().get_shmem(Base::scratch_bytes(this->threads, this->groups)));
-    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, this->threads), [&](const int tid) {
-      acc_type a = traits::identity();
-      work_item(r0, r1, tid, t == 0, a);
-      s[tid] = a;
-    });
-    this->finish(team, s);
-  }
+  KOKKOS_FUNCTION void operator()(const member_type& team) const { Base::run_team(*this, team); }
 };
 
 }  // namespace tilekit::impl
+
+#if defined(__NVCC__)
+#pragma nv_diagnostic pop
+#endif

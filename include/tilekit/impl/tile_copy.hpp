@@ -25,6 +25,14 @@ namespace tilekit::impl {
 
 using index_t = std::int64_t;
 
+/// a / b for non-negative a, b, with a 32-bit division when both fit (GPUs
+/// divide 64-bit integers in software).
+KOKKOS_INLINE_FUNCTION index_t div_nonneg(index_t a, index_t b) {
+  if (((a | b) >> 32) == 0)
+    return static_cast<index_t>(static_cast<std::uint32_t>(a) / static_cast<std::uint32_t>(b));
+  return a / b;
+}
+
 /// Scratch tile: rows x ld elements, ld = tile edge + padding.
 template <class T, class Exec>
 using ScratchTile = Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::scratch_memory_space,

@@ -189,6 +189,26 @@ class TransposePlan {
     detail::checked_mul(w, static_cast<std::int64_t>(rows_), static_cast<std::int64_t>(cols_));
   }
 
+  /// The thin kernel through team scratch (impl::TransposeThinStaged). Rows
+  /// thin: the input is the wide array (m rows of n), the output the narrow
+  /// one (n rows of m); columns thin: the other way round.
+  void launch_thin_staged(const impl::TransposeGeom& g, const T* in, T* out,
+                          bool rows_thin, bool dry_run) const {
+    using impl::index_t;
+    using F = impl::TransposeThinStaged<ExecSpace, T, backends::Traits<ExecSpace>::loads_in_flight>;
+    constexpr index_t chunk = impl::transpose_thin_chunk<ExecSpace>();
+    const index_t len = rows_thin ? g.n : g.m;
+    const int thin = static_cast<int>(rows_thin ? g.m : g.n);
+    const index_t ws = rows_thin ? g.si0 : g.so0, ns = rows_thin ? g.so0 : g.si0;
+    const index_t chunks = (len + chunk - 1) / chunk;
+    const int threads = config_.team_rows * config_.vector;
+    F f{in, out, len, ws, ns, thin, rows_thin, chunk, chunks, threads};
+    auto policy = impl::team_policy<ExecSpace>(
+        where(), exec_, f, impl::league_for(chunks, backends::Traits<ExecSpace>::max_league),
+        config_, F::scratch_bytes(thin, chunk), /*flat=*/true);
+    if (!dry_run) Kokkos::parallel_for(opts_.label + "_thin", policy, f);
+  }
+
   void launch(const impl::TransposeGeom& g, const T* in, T* out, bool dry_run) const {
     using impl::index_t;
     const index_t m = g.m, n = g.n;
@@ -203,11 +223,17 @@ class TransposePlan {
           impl::TransposeNaive<T>{in, out, g.si0, g.si1, g.so0, g.so1});
       return;
     }
-    if (!dry_run && thin(g)) {
+    if (thin(g)) {
       // One side of at most transpose_thin_bytes: the long side is the work
-      // items, the thin side each one's loop (TransposeThin).
+      // items, the thin side each one's loop (TransposeThin), or chunks of
+      // the long side through team scratch (TransposeThinStaged).
       const bool rows_thin = m <= n;
       const index_t q = rows_thin ? n : m;
+      if constexpr (impl::transpose_thin_chunk<ExecSpace>() > 0) {
+        launch_thin_staged(g, in, out, rows_thin, dry_run);
+        return;
+      }
+      if (dry_run) return;
       // rows thin: (i, j) = (r, q); columns thin: (i, j) = (q, r). Element
       // (i, j) is in[i * si0 + j] and out[j * so0 + i].
       impl::TransposeThin<T> f = rows_thin

@@ -128,6 +128,83 @@ struct TransposeThin {
   }
 };
 
+/// Thin matrices through team scratch (backends whose Traits set
+/// transpose_thin_chunk: GPUs, where a work item writing its own row of
+/// `thin` elements leaves every store instruction of a warp a scatter of
+/// partial sectors). The matrix is seen as a wide array (`thin` rows of `len`
+/// elements, row stride ws) and a narrow one (`len` rows of `thin` elements,
+/// row stride ns); wide_in says which one is the input. A team takes chunks of
+/// `chunk` consecutive long-side indices q (c = league_rank, + league_size,
+/// ...): it reads the chunk's elements in the input's memory order into
+/// scratch, s[q * (thin + 1) + r] (the pitch thin + 1 spreads both passes over
+/// the banks), and after a barrier writes them in the output's memory order,
+/// so consecutive work items touch consecutive addresses in both passes. Each
+/// work item keeps K loads in flight before its stores.
+template <class Exec, class T, int K>
+struct TransposeThinStaged {
+  using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
+  const T* in;
+  T* out;
+  index_t len, ws, ns;
+  int thin;
+  bool wide_in;
+  index_t chunk, chunks;
+  int threads;  ///< work items per team
+
+  static std::size_t scratch_bytes(int thin, index_t chunk) {
+    return sizeof(T) * static_cast<std::size_t>(chunk) * static_cast<std::size_t>(thin + 1);
+  }
+
+  /// dst = src for the chunk's nq x thin elements from q0, in the wide
+  /// array's order (r, then q fastest) or the narrow one's (q, then r
+  /// fastest): work item tid takes elements tid, tid + threads, ..., K loads
+  /// at a time. Its (outer, inner) position steps by threads with no division
+  /// (one per chunk and work item, where it starts).
+  template <bool ToScratch>
+  KOKKOS_INLINE_FUNCTION void pass(const member_type& team, const T* src, T* dst, bool wide,
+                                   index_t q0, index_t nq) const {
+    const index_t count = nq * thin, inner = wide ? nq : index_t(thin);
+    const index_t d_outer = div_nonneg(threads, inner), d_inner = threads - d_outer * inner;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int tid) {
+      index_t o = div_nonneg(tid, inner), i = tid - o * inner;
+      for (index_t e0 = tid; e0 < count; e0 += index_t(K) * threads) {
+        T v[K];
+        index_t to[K];
+TILEKIT_UNROLL
+        for (int k = 0; k < K; ++k) {
+          if (e0 + index_t(k) * threads < count) {
+            const index_t r = wide ? o : i, q = wide ? i : o;
+            const index_t g = wide ? r * ws + q0 + q : (q0 + q) * ns + r;
+            const index_t sc = q * (thin + 1) + r;
+            v[k] = src[ToScratch ? g : sc];
+            to[k] = ToScratch ? sc : g;
+          }
+          o += d_outer;
+          i += d_inner;
+          if (i >= inner) {
+            i -= inner;
+            ++o;
+          }
+        }
+TILEKIT_UNROLL
+        for (int k = 0; k < K; ++k)
+          if (e0 + index_t(k) * threads < count) dst[to[k]] = v[k];
+      }
+    });
+  }
+
+  KOKKOS_FUNCTION void operator()(const member_type& team) const {
+    T* s = static_cast<T*>(team.team_shmem().get_shmem(scratch_bytes(thin, chunk)));
+    for (index_t c = team.league_rank(); c < chunks; c += team.league_size()) {
+      const index_t q0 = c * chunk, nq = len - q0 < chunk ? len - q0 : chunk;
+      pass<true>(team, in, s, wide_in, q0, nq);
+      team.team_barrier();
+      pass<false>(team, s, out, !wide_in, q0, nq);
+      team.team_barrier();
+    }
+  }
+};
+
 /// A plain copy, one element per work item: the "Kokkos copy kernel" row of
 /// the benchmarks (Kokkos::deep_copy is the baseline that counts).
 template <class T>
