@@ -40,14 +40,18 @@ struct Traits<Kokkos::Cuda> {
     return {32, 2, 32, 1, 4};
   }
   /// Matrices with a side of at most 64 bytes (2 x N to 16 x N floats, and
-  /// N x 16) take the thin kernel: a 64-wide tile of them is a sliver (2 x
-  /// 2^25 floats ran at 6% of copy tiled, 9 x 2^23 at 32%; H200 and H100,
-  /// bench/awkward.sh). It stages chunks of 256 long-side elements in team
-  /// scratch (17 KiB for 16 floats; 20 KiB for the widest, complex<double>),
-  /// so that both passes are coalesced: one work item per long-side element
-  /// writing its own row of 8 floats ran 8 x 2^23 at 27% of copy (H100).
+  /// N x 16) take the thin kernels: a 64-wide tile of them is a sliver (2 x
+  /// 2^25 floats ran at 6% of copy tiled, 9 x 2^23 and 2^23 x 9 at 25-32%;
+  /// H200 and H100, bench/awkward.sh). Where the output's rows are the thin
+  /// side and hold at least 16 bytes (8 x N floats), chunks of 256 long-side
+  /// elements go through team scratch (17 KiB for 16 floats, 20 KiB for the
+  /// widest, complex<double>), so that both passes are coalesced: H100, % of
+  /// copy, without / with scratch: 8 x 2^23 floats 27 / 59, 2^23 x 8 92 / 58,
+  /// 2 x 2^25 81 / 32 (at 8 bytes a work item's row still fills sectors
+  /// with its neighbours' rows; reading a narrow row is cached).
   static constexpr int transpose_thin_bytes = 64;
   static constexpr int transpose_thin_chunk = 256;
+  static constexpr int transpose_thin_stage_bytes = 16;
   /// cmm: 256-thread blocks, one thread per work item, tiles in shared memory.
   /// Blocked: 8 rows x 8 (float) or 4 (double) column sets per thread, a
   /// 128-row x 128 (64) column-set tile per block, 8 k per step (12 KiB of A

@@ -16,6 +16,7 @@
 #include <tilekit/backends/stream_store.hpp>
 #include <tilekit/impl/tile_copy.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -61,13 +62,26 @@ constexpr int transpose_thin_bytes() {
 
 /// Long-side elements per team step of the staged thin kernel
 /// (TransposeThinStaged): Traits<Exec>::transpose_thin_chunk; absent or 0:
-/// the thin kernel without scratch (TransposeThin).
+/// the thin kernel without scratch (TransposeThin) for every thin matrix.
 template <class Exec>
 constexpr int transpose_thin_chunk() {
   if constexpr (requires { backends::Traits<Exec>::transpose_thin_chunk; })
     return backends::Traits<Exec>::transpose_thin_chunk;
   else
     return 0;
+}
+
+/// Whether a thin matrix takes the staged thin kernel: the backend has one,
+/// and the thin side is the output's rows (rows thin: without scratch each
+/// work item writes its own output row) of at least
+/// Traits<Exec>::transpose_thin_stage_bytes.
+template <class Exec>
+constexpr bool transpose_thin_staged(bool rows_thin, std::size_t thin_bytes) {
+  if constexpr (transpose_thin_chunk<Exec>() > 0)
+    return rows_thin &&
+           thin_bytes >= static_cast<std::size_t>(backends::Traits<Exec>::transpose_thin_stage_bytes);
+  else
+    return false;
 }
 
 /// Whether Exec's teams walk the tiles of a transpose down the columns of

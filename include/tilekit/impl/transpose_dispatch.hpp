@@ -201,11 +201,19 @@ class TransposePlan {
     const int thin = static_cast<int>(rows_thin ? g.m : g.n);
     const index_t ws = rows_thin ? g.si0 : g.so0, ns = rows_thin ? g.so0 : g.si0;
     const index_t chunks = (len + chunk - 1) / chunk;
-    const int threads = config_.team_rows * config_.vector;
-    F f{in, out, len, ws, ns, thin, rows_thin, chunk, chunks, threads};
+    const std::size_t scratch = F::scratch_bytes(thin, chunk);
+    F f{in, out, len, ws, ns, thin, rows_thin, chunk, chunks, 1};
+    // The plan's team (its tiles' work items), or as many as the space
+    // launches with this kernel's registers (a 1024-thread team override
+    // meant for the tiles need not fit it).
+    backends::TileConfig c = config_;
+    c.team_rows = std::min(config_.team_rows * config_.vector,
+                           impl::team_rows_max(exec_, f, 1, scratch));
+    c.vector = 1;
+    f.threads = c.team_rows;
     auto policy = impl::team_policy<ExecSpace>(
-        where(), exec_, f, impl::league_for(chunks, backends::Traits<ExecSpace>::max_league),
-        config_, F::scratch_bytes(thin, chunk), /*flat=*/true);
+        where(), exec_, f, impl::league_for(chunks, backends::Traits<ExecSpace>::max_league), c,
+        scratch, /*flat=*/true);
     if (!dry_run) Kokkos::parallel_for(opts_.label + "_thin", policy, f);
   }
 
@@ -229,8 +237,9 @@ class TransposePlan {
       // the long side through team scratch (TransposeThinStaged).
       const bool rows_thin = m <= n;
       const index_t q = rows_thin ? n : m;
-      if constexpr (impl::transpose_thin_chunk<ExecSpace>() > 0) {
-        launch_thin_staged(g, in, out, rows_thin, dry_run);
+      if (impl::transpose_thin_staged<ExecSpace>(rows_thin, static_cast<std::size_t>(m) * sizeof(T))) {
+        if constexpr (impl::transpose_thin_chunk<ExecSpace>() > 0)
+          launch_thin_staged(g, in, out, rows_thin, dry_run);
         return;
       }
       if (dry_run) return;

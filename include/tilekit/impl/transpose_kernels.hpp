@@ -151,7 +151,7 @@ struct TransposeThinStaged {
   index_t chunk, chunks;
   int threads;  ///< work items per team
 
-  static std::size_t scratch_bytes(int thin, index_t chunk) {
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int thin, index_t chunk) {
     return sizeof(T) * static_cast<std::size_t>(chunk) * static_cast<std::size_t>(thin + 1);
   }
 
