@@ -78,8 +78,8 @@ constexpr int transpose_thin_chunk() {
 template <class Exec>
 constexpr bool transpose_thin_staged(bool rows_thin, std::size_t thin_bytes) {
   if constexpr (transpose_thin_chunk<Exec>() > 0)
-    return rows_thin &&
-           thin_bytes >= static_cast<std::size_t>(backends::Traits<Exec>::transpose_thin_stage_bytes);
+    return rows_thin && thin_bytes >= static_cast<std::size_t>(
+                                         backends::Traits<Exec>::transpose_thin_stage_bytes);
   else
     return false;
 }

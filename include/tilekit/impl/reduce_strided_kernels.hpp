@@ -13,14 +13,15 @@
 // work item tid takes block tid of each row of its team's share, K rows at a
 // time, into K x V accumulators (accumulator (k, l) takes element l of the
 // block of rows r0 + k, r0 + k + K, ..., and of one of the last share % K
-// rows if k < share % K); team 0 takes the tail (fewer than `threads` x V elements,
-// at most one per accumulator). When the K rows' elements lie in one run, a
-// work item loads them with no carry check (a unit step as plain contiguous
-// loads, which the compiler vectorises on the CPU); otherwise element by
-// element, carrying into the next run (a division only where it crosses a
-// run's end). Both paths add each element into the same accumulator, so the
-// order of accumulation depends only on the view and the launch shape. The team join, the partials and the
-// last-team join are ReduceKernel's (finish()), so results have the same
+// rows if k < share % K); team 0 takes the tail (fewer than `threads` x V
+// elements, at most one per accumulator). When the K rows' elements lie in one
+// run, a work item loads them with no carry check (a unit step as plain
+// contiguous loads, which the compiler vectorises on the CPU); otherwise
+// element by element, carrying into the next run (a division only where it
+// crosses a run's end). Both paths add each element into the same
+// accumulator, so the order of accumulation depends only on the view and the
+// launch shape. The team loop, the team join, the partials and the last-team
+// join are ReduceKernel's (run_team(), finish()), so results have the same
 // form, fixed order and error bound.
 #include <tilekit/impl/digits.hpp>
 #include <tilekit/impl/reduce_kernels.hpp>

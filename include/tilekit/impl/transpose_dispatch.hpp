@@ -237,7 +237,8 @@ class TransposePlan {
       // the long side through team scratch (TransposeThinStaged).
       const bool rows_thin = m <= n;
       const index_t q = rows_thin ? n : m;
-      if (impl::transpose_thin_staged<ExecSpace>(rows_thin, static_cast<std::size_t>(m) * sizeof(T))) {
+      const std::size_t thin_bytes = static_cast<std::size_t>(rows_thin ? m : n) * sizeof(T);
+      if (impl::transpose_thin_staged<ExecSpace>(rows_thin, thin_bytes)) {
         if constexpr (impl::transpose_thin_chunk<ExecSpace>() > 0)
           launch_thin_staged(g, in, out, rows_thin, dry_run);
         return;
