@@ -3,6 +3,7 @@
 #include <tilekit/transpose.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -160,6 +161,95 @@ TYPED_TEST(Transpose, StagedThinKernel) {
                                 << " chunk " << chunk << " threads " << threads;
           }
         }
+}
+
+/// The tiled kernel's skewed tiles (impl::TransposeTiled with skew S: what a
+/// backend with transpose_store_sector runs where the output's rows do not
+/// start on a store transaction) launched directly on every space, with
+/// transactions of 2 and 4 elements whatever the type, so that small tiles
+/// exercise them: output row strides and output origins of every phase mod S,
+/// shapes with a side of 1, primes, tiles past the last row, several tiles
+/// per team. Every element is checked, and every gap of the output (between
+/// rows, before its origin) keeps its poison.
+TYPED_TEST(Transpose, SkewedTileKernel) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using Mem = typename E::memory_space;
+  using F = tilekit::impl::TransposeTiled<E, T, 4, 32>;
+  constexpr int level = tilekit::impl::transpose_scratch_level<E>();
+  E exec;
+  for (auto [S, tile] : {std::pair{2, 4}, {2, 8}, {4, 8}})
+    for (auto [m, n] : {std::pair{1, 1}, {1, 13}, {13, 1}, {7, 9}, {17, 31}, {33, 65}, {29, 8}})
+      for (int extra : {0, 1, 3})
+        for (int origin = 0; origin < S; ++origin) {
+          const int ti = F::skew_rows(tile, S), ld_in = n + 2, ld_out = m + extra;
+          Kokkos::View<T*, Mem> in("in", m * ld_in), out("out", origin + n * ld_out);
+          auto hin = Kokkos::create_mirror_view(in);
+          for (int i = 0; i < m; ++i)
+            for (int j = 0; j < ld_in; ++j)
+              hin(i * ld_in + j) = static_cast<T>(value_of(i * 7919L + j));
+          Kokkos::deep_copy(in, hin);
+          T* o = out.data() + origin;
+          const auto at = static_cast<tilekit::impl::index_t>(
+              reinterpret_cast<std::uintptr_t>(o) / sizeof(T));
+          const tilekit::impl::index_t tpr = (n + tile - 1) / tile,
+                                       ntiles = F::tiles(m, n, tile, ti, S);
+          F f{in.data(), o, m, n, ld_in, ld_out, tile, tile + 1, tpr, ntiles, S, ti, at % S};
+          Kokkos::TeamPolicy<E> probe(exec, 1, 1);
+          probe.set_scratch_size(level, Kokkos::PerTeam(F::scratch_bytes(tile, tile + 1)));
+          const int most = std::min(8, probe.team_size_max(f, Kokkos::ParallelForTag()));
+          for (int nt : {std::min(2, most), most}) {
+            if (tile * tile > 32 * nt) continue;  // staged tiles only (a one-thread team: 4 x 4)
+            Kokkos::deep_copy(out, poison<T>());
+            Kokkos::TeamPolicy<E> p(exec, static_cast<int>(std::min<long>(ntiles, 3)), nt);
+            p.set_scratch_size(level, Kokkos::PerTeam(F::scratch_bytes(tile, tile + 1)));
+            Kokkos::parallel_for("skewed", p, f);
+            exec.fence();
+            auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+            long wrong = 0;
+            for (int k = origin; k < origin + n * ld_out; ++k) {
+              const int j = (k - origin) / ld_out, i = (k - origin) % ld_out;
+              wrong += i < m ? ho(k) != hin(i * ld_in + j) : ho(k) != poison<T>();
+            }
+            for (int k = 0; k < origin; ++k) wrong += ho(k) != poison<T>();
+            EXPECT_EQ(wrong, 0) << m << "x" << n << " S " << S << " tile " << tile << " ld_out "
+                                << ld_out << " origin " << origin << " threads " << nt;
+          }
+        }
+}
+
+/// TransposeOptions::align through the plan: skewed tiles where the space
+/// stages tiles in registers and the output's rows do not start on a
+/// transaction (none for rows on transactions, or with align 0, or on spaces
+/// without staging), every element checked; other values rejected.
+TYPED_TEST(Transpose, AlignedStores) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using Mem = typename E::memory_space;
+  constexpr bool staged = tilekit::backends::Traits<E>::stage_registers > 1;
+  E exec;
+  for (int align : {0, 32, 64}) {
+    tilekit::TransposeOptions o;
+    o.align = align;
+    for (auto [r, c] : {std::pair{17, 31}, {97, 101}, {130, 67}, {1, 77}, {77, 1}, {64, 64}})
+      check_transpose<E, T, Kokkos::LayoutRight>(r, c, tilekit::TransposeVariant::tiled_padded,
+                                                 o);
+    Kokkos::View<T**, Mem> odd_in("in", 129, 97), odd_out("out", 97, 129), sq("sq", 64, 64),
+        sq_out("sq_out", 64, 64);
+    tilekit::TransposePlan odd(exec, odd_in, odd_out, tilekit::TransposeVariant::tiled_padded, o);
+    tilekit::TransposePlan square(exec, sq, sq_out, tilekit::TransposeVariant::tiled_padded, o);
+    const int S = align / static_cast<int>(sizeof(T));
+    EXPECT_EQ(odd.skew(), staged && S > 1 ? S : 0) << "align " << align;
+    EXPECT_EQ(square.skew(), 0) << "align " << align;  // rows of 64 elements start on one
+  }
+  Kokkos::View<T**, Mem> a("a", 5, 7), b("b", 7, 5);
+  for (int bad : {-2, 3, 24}) {
+    tilekit::TransposeOptions o;
+    o.align = bad;
+    EXPECT_THROW(tilekit::TransposePlan(exec, a, b, tilekit::TransposeVariant::tiled_padded, o),
+                 tilekit::invalid_argument)
+        << bad;
+  }
 }
 
 TYPED_TEST(Transpose, LaunchShapeOverrides) {

@@ -49,6 +49,8 @@ rejects "--cases"         fuzz --cases 0
 rejects "--slots"         transpose --n 64 --slots 0
 rejects "--sub"           transpose --n 64 --sub diagonal
 rejects "--sub-ld"        transpose --n 64 --sub block --sub-ld 63
+rejects "--align"         transpose --n 64 --align 24
+rejects "--align"         transpose --n 64 --align 8192
 rejects "--sub"           permute --shape 8,8 --sub diagonal
 rejects "--sub"           permute --shape 8,8 --sub block --out-dtype double
 rejects "--sub"           reduce --n 1024 --sub diagonal
@@ -114,6 +116,16 @@ if "$tool" transpose --space all --m 37 --n 100 --variant inplace_decomposed --r
 else
   echo "FAIL: in-place rectangular rows"; cat "$tmp/out"; failed=1
 fi
+# Skewed tiles asked for (--align: where the space stages tiles; elsewhere rectangular
+# ones) and refused (--align 0) verify on an odd shape.
+for align in 0 32 64; do
+  if "$tool" transpose --space all --m 37 --n 101 --dtype all --align "$align" --reps 1 \
+      >"$tmp/out" 2>&1; then
+    echo "ok: --align $align"
+  else
+    echo "FAIL: --align $align"; cat "$tmp/out"; failed=1
+  fi
+done
 # Strided input windows (docs/strided.md) run, verify and are labelled.
 for kind in block rows2; do
   if "$tool" transpose --space all --m 37 --n 100 --sub "$kind" --sub-ld 131 --reps 1 \

@@ -84,6 +84,18 @@ constexpr bool transpose_thin_staged(bool rows_thin, std::size_t thin_bytes) {
     return false;
 }
 
+/// Bytes of the memory transaction (a GPU's 32-byte sector) that the tiled
+/// transpose aligns its stores to where the output's rows do not start on one
+/// (TransposeTiled's skewed tiles): Traits<Exec>::transpose_store_sector;
+/// absent or 0: rectangular tiles for every shape.
+template <class Exec>
+constexpr int transpose_store_sector() {
+  if constexpr (requires { backends::Traits<Exec>::transpose_store_sector; })
+    return backends::Traits<Exec>::transpose_store_sector;
+  else
+    return 0;
+}
+
 /// Whether Exec's teams walk the tiles of a transpose down the columns of
 /// tiles, so that consecutive tiles continue the same destination rows (a
 /// CPU thread's writes stay sequential from tile to tile), rather than along

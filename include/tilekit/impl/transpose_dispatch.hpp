@@ -10,6 +10,7 @@
 #include <tilekit/impl/transpose_kernels.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,11 @@ struct TransposeOptions {
   int vector = 0;     ///< vector length
   int pad = -1;       ///< scratch row padding of the padded/in-place variants
   int tiles_per_team = 0;  ///< tiles each team takes in turn
+  /// Tiled kernel, on spaces that stage tiles in registers (GPUs): bytes of
+  /// the store transaction that skewed tiles start every piece of an output
+  /// row on, where the output's rows do not start on one (a power of two; 0:
+  /// rectangular tiles always; -1: the backend's, Traits::transpose_store_sector).
+  int align = -1;
   /// In-place decomposed: largest line buffer (bytes) kept in team scratch,
   /// longer lines go through the workspace; 0 sends every line there; -1 keeps
   /// the backend's (backends::RectInplaceTraits).
@@ -134,9 +140,12 @@ class TransposePlan {
     config_ = impl::resolve_tile<ExecSpace>(
         where(), opts_, backends::Traits<ExecSpace>::transpose_tile(sizeof(T)),
         variant_ == TransposeVariant::tiled_padded);
+    if (opts_.align < -1 || (opts_.align > 0 && (opts_.align & (opts_.align - 1)) != 0))
+      detail::fail(where(), "align " + std::to_string(opts_.align) +
+                                " must be 0, -1 or a power of two (bytes)");
     if (variant_ != TransposeVariant::naive) {
       // Validate the launch shape now, not on first execution.
-      launch(geom_, nullptr, nullptr, /*dry_run=*/true);
+      skew_ = launch(geom_, in.data(), out.data(), /*dry_run=*/true);
     }
   }
 
@@ -158,6 +167,9 @@ class TransposePlan {
   /// tile would be a sliver of a few rows.
   bool thin() const { return tiled() && thin(geom_); }
   const backends::TileConfig& config() const { return config_; }
+  /// Elements per store transaction of the skewed tiles the planned views
+  /// take (TransposeOptions::align), or 0: rectangular tiles (or no tiles).
+  int skew() const { return skew_; }
 
  private:
   std::string where() const { return opts_.label; }
@@ -217,19 +229,36 @@ class TransposePlan {
     if (!dry_run) Kokkos::parallel_for(opts_.label + "_thin", policy, f);
   }
 
-  void launch(const impl::TransposeGeom& g, const T* in, T* out, bool dry_run) const {
+  /// Elements per store transaction S where the tiled kernel skews its tiles
+  /// (TransposeTiled): a transaction of align bytes holds S > 1 elements,
+  /// tiles are staged in registers (N > 1, the whole tile within N per work
+  /// item) and hold more than S - 1 rows besides their pieces, and the
+  /// output's rows do not all start on a transaction; else 0.
+  template <int N>
+  int skew_for(const impl::TransposeGeom& g, const T* out) const {
+    const int bytes = opts_.align >= 0 ? opts_.align : impl::transpose_store_sector<ExecSpace>();
+    const int S = bytes % int(sizeof(T)) == 0 ? bytes / int(sizeof(T)) : 0;
+    const int tile = config_.tile, nt = config_.team_rows * config_.vector;
+    if (N <= 1 || S <= 1 || !impl::stage_fits(N, tile, tile, nt) || tile - S + 1 < S) return 0;
+    const auto at = reinterpret_cast<std::uintptr_t>(out) / sizeof(T);
+    return g.so0 % S != 0 || at % S != 0 ? S : 0;
+  }
+
+  /// Launches the kernel for g (dry_run: checks its launch shape only);
+  /// returns the skew of its tiles (skew_for), 0 for other kernels.
+  int launch(const impl::TransposeGeom& g, const T* in, T* out, bool dry_run) const {
     using impl::index_t;
     const index_t m = g.m, n = g.n;
-    if (!dry_run && m * n == 0) return;
+    if (!dry_run && m * n == 0) return 0;
     const std::string w = where();
     if (variant_ == TransposeVariant::naive || !g.tiled) {
-      if (dry_run) return;
+      if (dry_run) return 0;
       using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<index_t>>;
       Kokkos::parallel_for(
           opts_.label + (variant_ == TransposeVariant::naive ? "_naive" : "_strided"),
           Policy(exec_, {0, 0}, {m, n}),
           impl::TransposeNaive<T>{in, out, g.si0, g.si1, g.so0, g.so1});
-      return;
+      return 0;
     }
     if (thin(g)) {
       // One side of at most transpose_thin_bytes: the long side is the work
@@ -241,9 +270,9 @@ class TransposePlan {
       if (impl::transpose_thin_staged<ExecSpace>(rows_thin, thin_bytes)) {
         if constexpr (impl::transpose_thin_chunk<ExecSpace>() > 0)
           launch_thin_staged(g, in, out, rows_thin, dry_run);
-        return;
+        return 0;
       }
-      if (dry_run) return;
+      if (dry_run) return 0;
       // rows thin: (i, j) = (r, q); columns thin: (i, j) = (q, r). Element
       // (i, j) is in[i * si0 + j] and out[j * so0 + i].
       impl::TransposeThin<T> f = rows_thin
@@ -252,14 +281,18 @@ class TransposePlan {
       Kokkos::parallel_for(
           opts_.label + "_thin",
           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, q), f);
-      return;
+      return 0;
     }
+    int skewed = 0;
     impl::with_stage<ExecSpace>(config_.team_rows * config_.vector, [&](auto K, auto N) {
       using F = impl::TransposeTiled<ExecSpace, T, decltype(K)::value, decltype(N)::value>;
       const int tile = config_.tile, ld = tile + config_.pad;
+      const int S = skewed = skew_for<decltype(N)::value>(g, out);
+      const int ti = S > 1 ? F::skew_rows(tile, S) : tile;
       const index_t tpr = (n + tile - 1) / tile;
-      const index_t ntiles = ((m + tile - 1) / tile) * tpr;
-      F f{in, out, m, n, g.si0, g.so0, tile, ld, tpr, ntiles};
+      const index_t ntiles = F::tiles(m, n, tile, ti, S);
+      const auto phase = static_cast<index_t>(reinterpret_cast<std::uintptr_t>(out) / sizeof(T));
+      F f{in, out, m, n, g.si0, g.so0, tile, ld, tpr, ntiles, S, ti, S > 1 ? phase % S : 0};
       const index_t teams = (ntiles + config_.tiles_per_team - 1) / config_.tiles_per_team;
       auto policy = impl::team_policy<ExecSpace, impl::StageBounds<ExecSpace, decltype(N)::value>>(
           w, exec_, f, impl::league_for(teams, backends::Traits<ExecSpace>::max_league),
@@ -267,6 +300,7 @@ class TransposePlan {
           impl::transpose_scratch_level<ExecSpace>());
       if (!dry_run) Kokkos::parallel_for(opts_.label + "_tiled", policy, f);
     });
+    return skewed;
   }
 
   ExecSpace exec_;
@@ -275,6 +309,7 @@ class TransposePlan {
   std::size_t rows_, cols_;
   impl::TransposeGeom geom_{};
   backends::TileConfig config_{};
+  int skew_ = 0;
 };
 
 template <class E, class I, class O>

@@ -36,6 +36,17 @@ struct TransposeNaive {
 /// walking the tiles down their columns so a thread's writes continue the
 /// same rows (micro_transpose.hpp); else it is read and written in row strips
 /// of K rows.
+///
+/// Skewed tiles (skew = S > 1, staged tiles only): where the output's rows do
+/// not start on a memory transaction of S elements (an odd number of rows),
+/// a rectangular tile writes each output row's piece across two partial
+/// transactions at both ends. Instead tile (a, b) writes, of output row j in
+/// column block b, the `ti` elements (a multiple of S) from a ti - s_j, where
+/// s_j is how far row j's element a ti lies past a transaction's start: every
+/// piece starts on one. The tile reads the input rows [a ti - S + 1, a ti +
+/// ti) (at most `tile` rows: ti = the largest multiple of S up to tile - S +
+/// 1), so neighbouring tiles read S - 1 rows twice (from the cache, as they
+/// run close together) and every element is written once.
 template <class Exec, class T, int K, int N>
 struct TransposeTiled {
   static constexpr int B = micro_edge<Exec, T>();
@@ -48,26 +59,60 @@ struct TransposeTiled {
   index_t ld_in, ld_out;  ///< row strides of in (>= cols) and out (>= rows)
   int tile, ld;
   index_t tiles_per_row, ntiles;
+  int skew = 0;      ///< S: output pieces start on transactions of S elements (0: off)
+  int ti = 0;        ///< input rows a tile writes (tile; skewed: skew_rows(tile, S))
+  index_t phase = 0;  ///< skewed: out's address in elements, mod S
 
   static std::size_t scratch_bytes(int tile, int ld) { return Tile::shmem_size(tile, ld); }
+  /// Rows a skewed tile writes: the largest multiple of S up to tile - S + 1
+  /// (0: tiles too small for S).
+  static constexpr int skew_rows(int tile, int S) { return (tile - S + 1) / S * S; }
+  /// Tiles of an m x n transpose (rows of ti input rows, columns of tile).
+  static index_t tiles(index_t m, index_t n, int tile, int ti, int S) {
+    const index_t down = S > 1 ? (m + S - 2) / ti + 1 : (m + ti - 1) / ti;
+    return down * ((n + tile - 1) / tile);
+  }
 
+  /// Tile t: output pieces from input row i0, input rows [r0, r0 + nr) read,
+  /// columns [j0, j0 + nc).
   struct Geom {
-    index_t i0, j0;
+    index_t i0, r0, j0;
     int nr, nc;
   };
   KOKKOS_INLINE_FUNCTION Geom geom(index_t t) const {
     Geom g;
     if constexpr (tiles_down_columns<Exec>()) {
       const index_t tiles_per_column = ntiles / tiles_per_row;
-      g.i0 = (t % tiles_per_column) * tile;
+      g.i0 = (t % tiles_per_column) * ti;
       g.j0 = (t / tiles_per_column) * tile;
     } else {
-      g.i0 = (t / tiles_per_row) * tile;
+      g.i0 = (t / tiles_per_row) * ti;
       g.j0 = (t % tiles_per_row) * tile;
     }
-    g.nr = static_cast<int>(Kokkos::min<index_t>(tile, rows - g.i0));
+    g.r0 = skew > 1 ? Kokkos::max<index_t>(0, g.i0 - skew + 1) : g.i0;
+    g.nr = static_cast<int>(Kokkos::min<index_t>(g.i0 + ti, rows) - g.r0);
     g.nc = static_cast<int>(Kokkos::min<index_t>(tile, cols - g.j0));
     return g;
+  }
+
+  /// Skewed store: output row j = j0 + c gets elements i0 - s_j + q, q < ti,
+  /// from scratch row i - r0; a flat team, consecutive work items along a
+  /// piece (no division past the first element).
+  KOKKOS_INLINE_FUNCTION void store_skewed(const Tile& s, const Geom& g, int tid, int nt) const {
+    const int dc = nt / ti, dq = nt % ti;
+    int c = tid / ti, q = tid % ti;
+    const index_t mask = skew - 1;
+    while (c < g.nc) {
+      const index_t j = g.j0 + c, row = j * ld_out;
+      const index_t i = g.i0 - ((phase + row) & mask) + q;
+      if (i >= 0 && i < rows) out[row + i] = s(static_cast<int>(i - g.r0), c);
+      c += dc;
+      q += dq;
+      if (q >= ti) {
+        q -= ti;
+        ++c;
+      }
+    }
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
@@ -78,7 +123,7 @@ struct TransposeTiled {
     index_t t = team.league_rank();
     if (t < ntiles) {
       const Geom g = geom(t);
-      if (stage_fits(N, g.nr, g.nc, nt)) stage_fetch(v, in + g.i0 * ld_in + g.j0, ld_in, g.nr, g.nc, tid, nt);
+      if (stage_fits(N, g.nr, g.nc, nt)) stage_fetch(v, in + g.r0 * ld_in + g.j0, ld_in, g.nr, g.nc, tid, nt);
     }
     for (; t < ntiles; t += team.league_size()) {
       const Geom g = geom(t);
@@ -86,17 +131,19 @@ struct TransposeTiled {
       if (staged)
         stage_commit(v, s, g.nr, g.nc, tid, nt);
       else if constexpr (B > 0)  // transposed on the way in: s(c, r) = in(r, c)
-        micro_store_transposed<B>(in + g.i0 * ld_in + g.j0, ld_in, s.data(),
+        micro_store_transposed<B>(in + g.r0 * ld_in + g.j0, ld_in, s.data(),
                                   static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt, false);
       else
-        tile_load<K>(team, s, in + g.i0 * ld_in + g.j0, ld_in, g.nr, g.nc);
+        tile_load<K>(team, s, in + g.r0 * ld_in + g.j0, ld_in, g.nr, g.nc);
       team.team_barrier();
       const index_t tn = t + team.league_size();
       if (tn < ntiles) {
         const Geom h = geom(tn);
-        if (stage_fits(N, h.nr, h.nc, nt)) stage_fetch(v, in + h.i0 * ld_in + h.j0, ld_in, h.nr, h.nc, tid, nt);
+        if (stage_fits(N, h.nr, h.nc, nt)) stage_fetch(v, in + h.r0 * ld_in + h.j0, ld_in, h.nr, h.nc, tid, nt);
       }
-      if (staged)
+      if (staged && skew > 1)
+        store_skewed(s, g, tid, nt);
+      else if (staged)
         stage_store_transposed(s, out + g.j0 * ld_out + g.i0, ld_out, g.nr, g.nc, tid, nt);
       else if constexpr (B > 0)  // whole destination rows, one contiguous run each
         store_tile_rows(s, out + g.j0 * ld_out + g.i0, ld_out, g.nc, g.nr, tid, nt, stream);
