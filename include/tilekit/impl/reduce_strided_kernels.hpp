@@ -7,18 +7,19 @@
 // is data[runs.offset(i / len) + (i % len) * step], and i is the index MinLoc
 // and MaxLoc report: for a dense view, the offset from the first element.
 //
-// The split over teams and work items is the contiguous kernel's, with rows
-// of `threads` blocks of V consecutive elements (V = 1 on a GPU: lanes of a
-// warp on consecutive elements; a vector's worth on a one-thread CPU team):
-// work item tid takes block tid of each row of its team's share, K rows at a
-// time, into K x V accumulators (accumulator (k, l) takes element l of the
-// block of rows r0 + k, r0 + k + K, ..., and of one of the last share % K
-// rows if k < share % K); team 0 takes the tail (fewer than `threads` x V
-// elements, at most one per accumulator). When the K rows' elements lie in one
-// run, a work item loads them with no carry check (a unit step as plain
-// contiguous loads, which the compiler vectorises on the CPU); otherwise
-// element by element, carrying into the next run (a division only where it
-// crosses a run's end). Both paths add each element into the same
+// The split over teams and work items is the contiguous kernel's, with rows of
+// `threads` blocks of V consecutive elements (V = 1 on a GPU: lanes of a warp
+// on consecutive elements; a vector's worth on a one-thread CPU team): work
+// item tid takes block tid of each row of its team's share, K rows at a time,
+// into K x V accumulators (accumulator (k, l) takes element l of the block of
+// rows r0 + k, r0 + k + K, ..., and of one of the last share % K rows if k <
+// share % K); team 0 takes the tail (fewer than `threads` x V elements, at most
+// one per accumulator). When the K rows' elements lie in one run, a work item
+// loads them with no carry check (a unit step as plain contiguous loads, which
+// the compiler vectorises on the CPU); otherwise it works out their offsets
+// first, element by element, carrying into the next run (a division only where
+// it crosses a run's end), then issues the K x V loads together, then adds: no
+// load waits for another's value. Both paths add each element into the same
 // accumulator, so the order of accumulation depends only on the view and the
 // launch shape. The team loop, the team join, the partials and the last-team
 // join are ReduceKernel's (run_team(), finish()), so results have the same
@@ -97,15 +98,25 @@ TILEKIT_UNROLL
         base = where.runs.offset(run);
       }
     };
-    // Rows [r, r + m) (m <= K) element by element into accumulators (k, l).
+    // Rows [r, r + m) (m <= K) into accumulators (k, l): the offsets element
+    // by element, then every load, then the adds (rows k >= m reload the
+    // first element and add nothing).
     auto carry_rows = [&](int m) {
-      for (int k = 0; k < m; ++k) {
+      index_t off[K * V];
+      const index_t e0 = e;
+TILEKIT_UNROLL
+      for (int k = 0; k < K; ++k)
         for (int l = 0; l < V; ++l) {
-          traits::add(acc[k * V + l], data[base + j * step], e);
-          advance(1);
+          off[k * V + l] = k < m ? base + j * step : off[0];
+          if (k < m) advance(l + 1 < V ? 1 : row - V + 1);
         }
-        advance(row - V);
-      }
+      T x[K * V];
+TILEKIT_UNROLL
+      for (int i = 0; i < K * V; ++i) x[i] = data[off[i]];
+TILEKIT_UNROLL
+      for (int k = 0; k < K; ++k)
+        if (k < m)
+          for (int l = 0; l < V; ++l) traits::add(acc[k * V + l], x[k * V + l], e0 + k * row + l);
     };
     const index_t span = (K - 1) * row + V;  // elements from the first of K rows to past the last
     index_t r = r0;
