@@ -131,6 +131,55 @@ TYPED_TEST(Reduce, LaunchShapeOverrides) {
   }
 }
 
+/// MinLoc/MaxLoc where the extremum is not in the first rows a work item
+/// reads (CPUs fold values of many rows before looking for indices:
+/// ReduceConfig::locate_rows): a unique extremum, two of them (the first is
+/// reported), one among the head and tail elements, a falling ramp (every
+/// row improves the minimum), and data all equal to the identity (index 0);
+/// one to 64 teams, aligned and unaligned views.
+TYPED_TEST(Reduce, LocationsAnywhere) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  const i64 n = 100003;
+  std::vector<T> h(static_cast<std::size_t>(n + 1));  // the view's n elements from h[offset]
+  auto fill = [&](int pattern, i64 at, i64 twin, int offset) {
+    for (i64 i = 0; i <= n; ++i) {
+      const i64 v = pattern == 1 ? (n - i) % 30011 : small_value(i);
+      h[i] = pattern == 2 ? min_identity<T>() : pattern == 3 ? max_identity<T>() : T(v);
+    }
+    if (pattern == 0) {
+      h[offset + at] = h[offset + twin] = T(-100);
+      h[offset + n - 1 - at] = T(100);
+    }
+  };
+  Kokkos::View<T*, typename E::memory_space> whole("whole", n + 1);
+  for (int pattern : {0, 1, 2, 3})
+    for (auto [at, twin] : {std::pair<i64, i64>{0, 5}, {2, 70001}, {33333, 33334}, {61001, 99999},
+                            {n - 1, n - 1}, {n / 2, n / 2}})
+      for (int offset : {0, 1}) {
+        if (pattern > 0 && at > 0) continue;
+        fill(pattern, at, twin, offset);
+        Kokkos::deep_copy(whole, Kokkos::View<const T*, Kokkos::HostSpace>(h.data(), n + 1));
+        auto v = Kokkos::subview(whole, std::pair<i64, i64>(offset, offset + n));
+        const i64 len = n;
+        const auto ref = reference(h.data() + offset, len);
+        for (int teams : {0, 1, 3, 64}) {
+          tilekit::ReduceOptions o;
+          o.teams = teams;
+          E exec;
+          const auto mn = tilekit::reduce(exec, v, tilekit::MinLoc{}, o);
+          const auto mx = tilekit::reduce(exec, v, tilekit::MaxLoc{}, o);
+          const std::string ctx = "pattern " + std::to_string(pattern) + " at " +
+                                  std::to_string(at) + " offset " + std::to_string(offset) +
+                                  " teams " + std::to_string(teams);
+          EXPECT_EQ(mn.index, ref.imin) << ctx;
+          EXPECT_EQ(mn.value, ref.min) << ctx;
+          EXPECT_EQ(mx.index, ref.imax) << ctx;
+          EXPECT_EQ(mx.value, ref.max) << ctx;
+        }
+      }
+}
+
 TYPED_TEST(Reduce, EvenSplitOfRows) {
   // The backend's team shape with league caps that leave teams uneven shares
   // (one row more or less), shares that are not whole rounds of loads, more

@@ -52,8 +52,10 @@ struct HostTraits {
   /// reduce: one team per thread (Serial: one team), each reading its share as
   /// 32-byte loads, four in flight; the ladder's 256-item block and 32-wide
   /// "warp" are loops. A strided view is read 32 bytes of a run at a time too.
+  /// MinLoc/MaxLoc take 128 rows (4 KiB of floats) at a time: their values
+  /// first, vectorised, then indices only where the min/max improves.
   static constexpr ReduceConfig reduce_config() {
-    return {1, 1, 32, 4, 1, 256, 32, 100, false, 32};
+    return {1, 1, 32, 4, 1, 256, 32, 100, false, 32, 128};
   }
   /// permute: tile rows of 256 bytes (64 x 64 floats: 16 KiB, within L1);
   /// longer runs than the transpose's cost fewer page walks per byte.

@@ -69,6 +69,14 @@ struct ReduceConfig {
   /// CPU team takes a vector's worth, so that it walks runs in contiguous
   /// blocks the compiler vectorises). Compile-time.
   int strided_bytes = 0;
+  /// production MinLoc/MaxLoc, contiguous views: 0 folds value and index of
+  /// every element (GPUs: the index costs registers, not bandwidth); R > 0
+  /// takes R rows of a work item at a time, first their min/max per
+  /// accumulator with the plain Min/Max fold (which a CPU vectorises: no
+  /// index per element), then the index only in the accumulators whose value
+  /// that improves, by a second look at those rows (in cache). A multiple of
+  /// `loads`; compile-time.
+  int locate_rows = 0;
 };
 
 template <class ExecSpace>

@@ -167,7 +167,8 @@ inline ReduceRuns runs_of(const std::vector<index_t>& extents,
 template <class ExecSpace, class T, class Op>
 class ReducePlan {
   static constexpr backends::ReduceConfig defaults = backends::Traits<ExecSpace>::reduce_config();
-  using Kernel = impl::ReduceKernel<ExecSpace, T, Op, defaults.load_bytes, defaults.loads>;
+  using Kernel = impl::ReduceKernel<ExecSpace, T, Op, defaults.load_bytes, defaults.loads,
+                                    defaults.locate_rows>;
   /// LayoutStride views with gaps (instantiated only for such views).
   using StridedKernel =
       impl::ReduceStridedKernel<ExecSpace, T, Op, defaults.loads,

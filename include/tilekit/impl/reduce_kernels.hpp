@@ -47,7 +47,7 @@
 
 namespace tilekit::impl {
 
-template <class Exec, class T, class Op, int LoadBytes, int Loads>
+template <class Exec, class T, class Op, int LoadBytes, int Loads, int LocateRows = 0>
 struct ReduceKernel {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using traits = OpTraits<Op, T>;
@@ -57,6 +57,9 @@ struct ReduceKernel {
   /// Elements per vector load.
   static constexpr int W = LoadBytes > int(sizeof(T)) ? LoadBytes / int(sizeof(T)) : 1;
   static constexpr int K = Loads;
+  /// MinLoc/MaxLoc: groups of K rows whose values are folded before their
+  /// indices are looked for (locate(); 0: value and index per element).
+  static constexpr int Locate = requires { traits::improves; } ? LocateRows / Loads : 0;
   struct alignas(W * sizeof(T)) Vec {
     T x[W];
   };
@@ -109,6 +112,7 @@ TILEKIT_LANES
       for (int j = 0; j < W; ++j) traits::add(acc[k * W + j], v.x[j], e0 + j);
     };
     index_t r = r0;
+    if constexpr (Locate > 0) locate(r, r1, vec, tid, acc);
     for (; r + K <= r1; r += K) {
       const index_t v0 = r * stride + tid;
       Vec v[K];
@@ -133,6 +137,47 @@ TILEKIT_UNROLL
     }
     tree(acc);
     traits::join(out, acc[0]);
+  }
+
+  /// MinLoc/MaxLoc with Locate > 0: rows [r, r1) of work item tid, Locate x
+  /// K rows at a time (whole groups of K; r is left past them): the values of
+  /// each accumulator's elements folded alone (vectorised on a CPU), then,
+  /// in the accumulators whose value that improves, the first element of
+  /// that rank, found by reading those rows again. The accumulators end as
+  /// the fold of value and index would leave them.
+  KOKKOS_INLINE_FUNCTION void locate(index_t& r, index_t r1, const Vec* vec, int tid,
+                                     acc_type (&acc)[K * W]) const {
+    using VT = typename traits::value_traits;
+    using V = typename VT::acc_type;
+    const index_t stride = threads;
+    while (r + K <= r1) {
+      const index_t groups = Kokkos::min<index_t>((r1 - r) / K, Locate);
+      V m[K * W];
+TILEKIT_UNROLL
+      for (int q = 0; q < K * W; ++q) m[q] = VT::identity();
+      for (index_t g = 0; g < groups; ++g) {
+        const index_t v0 = (r + g * K) * stride + tid;
+        Vec v[K];
+TILEKIT_UNROLL
+        for (int k = 0; k < K; ++k) v[k] = vec[v0 + k * stride];
+TILEKIT_UNROLL
+        for (int k = 0; k < K; ++k)
+TILEKIT_LANES
+          for (int j = 0; j < W; ++j) VT::add(m[k * W + j], v[k].x[j], 0);
+      }
+      for (int q = 0; q < K * W; ++q) {
+        if (!traits::improves(acc[q], m[q])) continue;
+        const int k = q / W, j = q % W;
+        for (index_t g = 0; g < groups; ++g) {
+          const index_t at = (r + g * K + k) * stride + tid;
+          if (traits::ranks_as(vec[at].x[j], m[q])) {
+            acc[q] = {m[q], head + at * W + j};
+            break;
+          }
+        }
+      }
+      r += groups * K;
+    }
   }
 
   /// Joins a[0 .. N) pairwise into a[0]: a[i] takes a[i + 1], a[i + 2], a[i + 4],

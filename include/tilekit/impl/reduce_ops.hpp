@@ -126,11 +126,14 @@ struct OpTraits<CompensatedSum, E> {
   }
 };
 
-/// Sign bit of a float (false for integers).
+/// The sign of a float as +-1 of its type (0 for integers), to compare signs
+/// as floats: a float compare vectorises where a compare of the sign bits
+/// does not (doubles: SSE2 has no 64-bit integer compare, so GCC left the
+/// double Min/Max fold scalar with Kokkos::signbit).
 template <class T>
-KOKKOS_INLINE_FUNCTION bool negative_bit(T x) {
-  if constexpr (std::is_floating_point_v<T>) return Kokkos::signbit(x);
-  else return false;
+KOKKOS_INLINE_FUNCTION T sign_of(T x) {
+  if constexpr (std::is_floating_point_v<T>) return Kokkos::copysign(T(1), x);
+  else return T(0);
 }
 
 /// x ranks strictly before a: smaller (IsMax: larger), NaN before numbers, and
@@ -141,14 +144,12 @@ KOKKOS_INLINE_FUNCTION bool negative_bit(T x) {
 template <bool IsMax, class T>
 KOKKOS_INLINE_FUNCTION bool ranks_before(T x, T a) {
   const bool nan_first = is_nan(x) & !is_nan(a);
-  const bool zero_first = (x == a) & (negative_bit(x) != negative_bit(a)) &
-                          (IsMax ? negative_bit(a) : negative_bit(x));
-  if constexpr (IsMax) return (x > a) | nan_first | zero_first;
-  else return (x < a) | nan_first | zero_first;
+  if constexpr (IsMax) return (x > a) | nan_first | ((x == a) & (sign_of(x) > sign_of(a)));
+  else return (x < a) | nan_first | ((x == a) & (sign_of(x) < sign_of(a)));
 }
 template <class T>
 KOKKOS_INLINE_FUNCTION bool same_rank(T x, T a) {
-  return ((x == a) & (negative_bit(x) == negative_bit(a))) | (is_nan(x) & is_nan(a));
+  return ((x == a) & (sign_of(x) == sign_of(a))) | (is_nan(x) & is_nan(a));
 }
 
 /// Min/Max of elements of E, compared in F = compute_t<E> (float for 2-byte
@@ -181,6 +182,14 @@ struct ExtremumLocTraits {
   using result_type = ValueIndex<E>;
   /// Index of the identity: loses every tie, so any element replaces it.
   static constexpr index_t none = Kokkos::Experimental::finite_max_v<index_t>;
+  /// The fold of the values alone (ReduceKernel's locate(): values first).
+  using value_traits = ExtremumTraits<IsMax, E>;
+  /// Whether the extremum v of some later elements replaces a's: it ranks
+  /// before a's value, or ties the identity.
+  KOKKOS_INLINE_FUNCTION static bool improves(const acc_type& a, T v) {
+    return ranks_before<IsMax>(v, a.value) | (same_rank(v, a.value) & (a.index == none));
+  }
+  KOKKOS_INLINE_FUNCTION static bool ranks_as(E x, T v) { return same_rank(convert<T>(x), v); }
   KOKKOS_INLINE_FUNCTION static acc_type identity() {
     return {ExtremumTraits<IsMax, E>::identity(), none};
   }
