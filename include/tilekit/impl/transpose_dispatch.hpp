@@ -233,14 +233,14 @@ class TransposePlan {
   /// (TransposeTiled): a transaction of align bytes holds S > 1 elements,
   /// tiles are staged in registers (N > 1, the whole tile within N per work
   /// item) and hold more than S - 1 rows besides their pieces, and the
-  /// output's rows do not all start on a transaction; else 0.
+  /// output's rows do not all start on a transaction (`at`: the output's
+  /// address in elements); else 0.
   template <int N>
-  int skew_for(const impl::TransposeGeom& g, const T* out) const {
+  int skew_for(const impl::TransposeGeom& g, impl::index_t at) const {
     const int bytes = opts_.align >= 0 ? opts_.align : impl::transpose_store_sector<ExecSpace>();
     const int S = bytes % int(sizeof(T)) == 0 ? bytes / int(sizeof(T)) : 0;
     const int tile = config_.tile, nt = config_.team_rows * config_.vector;
     if (N <= 1 || S <= 1 || !impl::stage_fits(N, tile, tile, nt) || tile - S + 1 < S) return 0;
-    const auto at = reinterpret_cast<std::uintptr_t>(out) / sizeof(T);
     return g.so0 % S != 0 || at % S != 0 ? S : 0;
   }
 
@@ -287,12 +287,12 @@ class TransposePlan {
     impl::with_stage<ExecSpace>(config_.team_rows * config_.vector, [&](auto K, auto N) {
       using F = impl::TransposeTiled<ExecSpace, T, decltype(K)::value, decltype(N)::value>;
       const int tile = config_.tile, ld = tile + config_.pad;
-      const int S = skewed = skew_for<decltype(N)::value>(g, out);
+      const auto at = static_cast<index_t>(reinterpret_cast<std::uintptr_t>(out) / sizeof(T));
+      const int S = skewed = skew_for<decltype(N)::value>(g, at);
       const int ti = S > 1 ? F::skew_rows(tile, S) : tile;
       const index_t tpr = (n + tile - 1) / tile;
       const index_t ntiles = F::tiles(m, n, tile, ti, S);
-      const auto phase = static_cast<index_t>(reinterpret_cast<std::uintptr_t>(out) / sizeof(T));
-      F f{in, out, m, n, g.si0, g.so0, tile, ld, tpr, ntiles, S, ti, S > 1 ? phase % S : 0};
+      F f{in, out, m, n, g.si0, g.so0, tile, ld, tpr, ntiles, S, ti, S > 1 ? at % S : 0};
       const index_t teams = (ntiles + config_.tiles_per_team - 1) / config_.tiles_per_team;
       auto policy = impl::team_policy<ExecSpace, impl::StageBounds<ExecSpace, decltype(N)::value>>(
           w, exec_, f, impl::league_for(teams, backends::Traits<ExecSpace>::max_league),
