@@ -50,13 +50,13 @@ struct Traits<Kokkos::Cuda> {
   /// 2 x 2^25 81 / 32 (at 8 bytes a work item's row still fills sectors
   /// with its neighbours' rows; reading a narrow row is cached).
   static constexpr int transpose_thin_bytes = 64;
-  /// Skewed tiles (TransposeTiled), whose stores start on 32-byte sectors
-  /// where the output's rows do not (odd float rows), are off by default
-  /// until measured here: TransposeOptions::align = 32 (tilekit transpose
-  /// --align 32) turns them on. Why they may help: on the H100 a 1000 x
-  /// 100003 float transpose (output rows on sectors, input rows not) ran at
-  /// 81% of copy, 10007 x 10009 (neither) at 60%.
-  static constexpr int transpose_store_sector = 0;
+  /// Skewed tiles (TransposeTiled): every store starts on a 32-byte sector
+  /// where the output's rows do not (odd rows). H100, tiled_padded, % of the
+  /// copy of the same run, --align 0 -> 32 (bench/results/skew-h100/):
+  /// float 10007 x 10009 60 -> 81, 9999^2 59 -> 81, 8191^2 61 -> 82,
+  /// 12289 x 8191 -> 82; double 72-74 -> 87. Shapes whose output rows start
+  /// on sectors (16384^2, 1000 x 100003) do not skew and do not change.
+  static constexpr int transpose_store_sector = 32;
   static constexpr int transpose_thin_chunk = 256;
   static constexpr int transpose_thin_stage_bytes = 16;
   /// cmm: 256-thread blocks, one thread per work item, tiles in shared memory.
