@@ -171,7 +171,8 @@ class ReducePlan {
                                     defaults.locate_rows>;
   /// LayoutStride views with gaps (instantiated only for such views).
   using StridedKernel =
-      impl::ReduceStridedKernel<ExecSpace, T, Op, defaults.loads,
+      impl::ReduceStridedKernel<ExecSpace, T, Op,
+                                (defaults.strided_loads > 0 ? defaults.strided_loads : defaults.loads),
                                 std::max(1, defaults.strided_bytes / int(sizeof(T)))>;
   using Mem = typename ExecSpace::memory_space;
   using index_t = impl::index_t;
@@ -198,11 +199,19 @@ class ReducePlan {
                           Kernel::scratch_bytes(threads_, groups_));
     cap_ = impl::league_cap(exec_, config_, opts_.teams, config_.league_pct);
     if constexpr (defaults.fit_league)
-      if (opts_.teams == 0) cap_ = std::min(cap_, resident_teams());
+      if (opts_.teams == 0) {
+        // The teams of the kernel this plan launches that fit at once (the
+        // strided kernel's registers are its own: on the H100 the float Min
+        // of a window took 66, 3 teams per SM, and 528 teams ran as 1.33 waves).
+        index_t fit = 0;
+        if constexpr (detail::is_stride_v<View>)
+          if (strided_) fit = resident_teams(StridedKernel{});
+        cap_ = std::min(cap_, fit > 0 ? fit : resident_teams(Kernel{}));
+      }
     if (cap_ > std::numeric_limits<int>::max())
       detail::fail(where(), "teams " + std::to_string(cap_) + " exceed 2^31 - 1");
-    league_ = league_for(strided_ ? StridedKernel::rows_of(n_, threads_)
-                                  : Kernel::rows_of(n_, 0, threads_));
+    league_ = strided_ ? league_for(StridedKernel::rows_of(n_, threads_), StridedKernel::K)
+                       : league_for(Kernel::rows_of(n_, 0, threads_));
     label_ = opts_.label + "_" + std::string(op_name<Op>());
     const std::string& l = label_;
     partial_ = Kokkos::View<typename Kernel::acc_type*, Mem>(
@@ -263,11 +272,14 @@ class ReducePlan {
     if (strided_) {
       // An accumulator takes every K-th row of the share (one of the share % K
       // left over) and a tail element; then the tree of K x V, the join into
-      // the work item's value.
+      // the work item's value (K: the strided kernel's).
+      constexpr index_t KS = StridedKernel::K;
       const index_t rows = StridedKernel::rows_of(n_, threads_);
-      const index_t share = impl::ceil_div(rows, league_for(rows));
-      return impl::ceil_div(share, K) + 1 + impl::ceil_log2(K * StridedKernel::V) + 1 + levels +
-             last;
+      const index_t share = impl::ceil_div(rows, league_for(rows, KS));
+      const index_t last_s =
+          league_ > 1 ? impl::ceil_log2(KS) + impl::ceil_div(league_, KS * P) + levels : 0;
+      return impl::ceil_div(share, KS) + 1 + impl::ceil_log2(KS * StridedKernel::V) + 1 + levels +
+             last_s;
     }
     index_t share = 0;  // most rows of a team, over the alignments of the view
     for (index_t head : {index_t(0), std::min<index_t>(W - 1, n_)}) {
@@ -385,9 +397,10 @@ class ReducePlan {
   /// Teams of this kernel the space holds at once: the most threads one team
   /// may have given the kernel's registers and scratch (Kokkos' team_size_max),
   /// in whole teams of threads_, per compute unit.
-  index_t resident_teams() const {
+  template <class F>
+  index_t resident_teams(const F& f) const {
     const index_t most = static_cast<index_t>(impl::team_rows_max(
-                             exec_, Kernel{}, config_.vector,
+                             exec_, f, config_.vector,
                              Kernel::scratch_bytes(threads_, groups_))) *
                          config_.vector;
     const index_t per_unit = std::max<index_t>(1, most / threads_);
@@ -396,8 +409,8 @@ class ReducePlan {
 
   /// Teams for `rows` whole rows: each takes at least K rows (one round of K
   /// loads per work item), and at most cap_ teams run.
-  index_t league_for(index_t rows) const {
-    return impl::clamp_league(impl::ceil_div(rows, Kernel::K), cap_);
+  index_t league_for(index_t rows, int K = Kernel::K) const {
+    return impl::clamp_league(impl::ceil_div(rows, K), cap_);
   }
 
   /// Launches f (Kernel, or StridedKernel with its runs set) for `rows`
@@ -405,7 +418,7 @@ class ReducePlan {
   template <class F>
   void run(F f, const T* data, index_t head, index_t rows, result_type* result,
            const std::string& label) const {
-    const index_t league = league_for(rows);
+    const index_t league = league_for(rows, F::K);
     f.data = data;
     f.n = n_;
     f.head = head;
