@@ -77,9 +77,6 @@ struct ReduceConfig {
   /// that improves, by a second look at those rows (in cache). A multiple of
   /// `loads`; compile-time.
   int locate_rows = 0;
-  /// production, strided views: rows a work item loads before it adds them
-  /// (ReduceStridedKernel's K; 0: `loads`). Compile-time.
-  int strided_loads = 0;
 };
 
 template <class ExecSpace>

@@ -171,8 +171,7 @@ class ReducePlan {
                                     defaults.locate_rows>;
   /// LayoutStride views with gaps (instantiated only for such views).
   using StridedKernel =
-      impl::ReduceStridedKernel<ExecSpace, T, Op,
-                                (defaults.strided_loads > 0 ? defaults.strided_loads : defaults.loads),
+      impl::ReduceStridedKernel<ExecSpace, T, Op, defaults.loads,
                                 std::max(1, defaults.strided_bytes / int(sizeof(T)))>;
   using Mem = typename ExecSpace::memory_space;
   using index_t = impl::index_t;
