@@ -119,6 +119,61 @@ TYPED_TEST(ReduceStrided, ManyTeamsAndTheTail) {
     }
 }
 
+/// MinLoc/MaxLoc of windows where the extremum is not in the first rows a
+/// work item reads (hosts fold the values of many rows of a run before they
+/// look for an index: ReduceConfig::locate_rows): a unique extremum, two of
+/// them (the first is reported), at the first and last elements, at a run's
+/// last and the next run's first, a falling ramp (every group improves the
+/// minimum), data all equal to the identity (index 0); long runs (a block),
+/// runs of every other element, and short runs; the gaps hold values beyond
+/// every element's, so reading one shows.
+TYPED_TEST(ReduceStrided, LocationsAnywhere) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  auto check = [](auto p, const std::string& what) {
+    std::vector<i64> at;  // parent index of the window's elements in memory order
+    for_each_index(p.ext, [&](const Ext& idx) { at.push_back(p.at(idx)); });
+    std::sort(at.begin(), at.end());
+    const i64 n = static_cast<i64>(at.size()), len = p.ext.back();  // rows of `len` in memory
+    auto h = Kokkos::create_mirror_view(p.data);
+    const std::pair<i64, i64> spots[] = {{0, 5}, {2, n / 2 + 1}, {n / 3, n / 3 + 1},
+                                         {len - 1, len}, {n - 1, n - 1}};
+    for (int pattern : {0, 1, 2, 3})
+      for (auto [first, twin] : spots) {
+        if (pattern > 0 && first > 0) continue;
+        for (i64 k = 0; k < static_cast<i64>(h.extent(0)); ++k) h(k) = T(k % 2 ? 1000 : -1000);
+        std::vector<T> mem(static_cast<std::size_t>(n));
+        for (i64 i = 0; i < n; ++i) {
+          const i64 v = pattern == 1 ? (n - i) % 30011 : small_value(i);
+          mem[i] = pattern == 2 ? min_identity<T>() : pattern == 3 ? max_identity<T>() : T(v);
+        }
+        if (pattern == 0) {
+          mem[first] = mem[twin] = T(-100);
+          mem[n - 1 - first] = T(100);
+        }
+        for (i64 i = 0; i < n; ++i) h(at[i]) = mem[i];
+        Kokkos::deep_copy(p.data, h);
+        const auto ref = reference(mem.data(), n);
+        for (int teams : {0, 1, 3}) {
+          tilekit::ReduceOptions o;
+          o.teams = teams;
+          E exec;
+          const auto mn = tilekit::reduce(exec, p.window(), tilekit::MinLoc{}, o);
+          const auto mx = tilekit::reduce(exec, p.window(), tilekit::MaxLoc{}, o);
+          const std::string ctx = what + " pattern " + std::to_string(pattern) + " at " +
+                                  std::to_string(first) + " teams " + std::to_string(teams);
+          EXPECT_EQ(mn.index, ref.imin) << ctx;
+          EXPECT_EQ(mn.value, ref.min) << ctx;
+          EXPECT_EQ(mx.index, ref.imax) << ctx;
+          EXPECT_EQ(mx.value, ref.max) << ctx;
+        }
+      }
+  };
+  check(Parent<E, T, 2>(block(2), {13, 3001}), "block 13x3001");
+  check(Parent<E, T, 2>(every_other(2, 1), {7, 2503}), "every other 7x2503");
+  check(Parent<E, T, 3>(block(3), {5, 41, 37}), "block 5x41x37");
+}
+
 TYPED_TEST(ReduceStrided, PlanReusedAndRejections) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;

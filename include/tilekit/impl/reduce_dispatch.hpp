@@ -172,7 +172,8 @@ class ReducePlan {
   /// LayoutStride views with gaps (instantiated only for such views).
   using StridedKernel =
       impl::ReduceStridedKernel<ExecSpace, T, Op, defaults.loads,
-                                std::max(1, defaults.strided_bytes / int(sizeof(T)))>;
+                                std::max(1, defaults.strided_bytes / int(sizeof(T))),
+                                defaults.locate_rows>;
   using Mem = typename ExecSpace::memory_space;
   using index_t = impl::index_t;
 

@@ -19,7 +19,11 @@
 // the compiler vectorises on the CPU); otherwise it works out their offsets
 // first, element by element, carrying into the next run (a division only where
 // it crosses a run's end), then issues the K x V loads together, then adds: no
-// load waits for another's value. Both paths add each element into the same
+// load waits for another's value. MinLoc/MaxLoc where the backend sets
+// ReduceConfig::locate_rows (hosts) take up to locate_rows / K groups of K
+// rows that lie in one run at a time values first (locate_rows(): the values
+// alone, vectorised, then the index only where the value improves), as the
+// contiguous kernel does. Every path adds each element into the same
 // accumulator, so the order of accumulation depends only on the view and the
 // launch shape. The team loop, the team join, the partials and the last-team
 // join are ReduceKernel's (run_team(), finish()), so results have the same
@@ -41,14 +45,17 @@ struct ReduceRuns {
   index_t step = 1;  ///< stride of the elements within a run
 };
 
-template <class Exec, class T, class Op, int Loads, int Lanes>
-struct ReduceStridedKernel : ReduceKernel<Exec, T, Op, int(sizeof(T)), Loads> {
-  using Base = ReduceKernel<Exec, T, Op, int(sizeof(T)), Loads>;
+template <class Exec, class T, class Op, int Loads, int Lanes, int LocateRows = 0>
+struct ReduceStridedKernel : ReduceKernel<Exec, T, Op, int(sizeof(T)), Loads, LocateRows> {
+  using Base = ReduceKernel<Exec, T, Op, int(sizeof(T)), Loads, LocateRows>;
   using typename Base::acc_type;
   using typename Base::member_type;
   using typename Base::traits;
   static constexpr int K = Base::K;
   static constexpr int V = Lanes;  ///< consecutive elements per work item and row
+  /// MinLoc/MaxLoc (ReduceConfig::locate_rows > 0): groups of K rows in one
+  /// run whose values are folded before their indices are looked for.
+  static constexpr int Locate = Base::Locate;
   static_assert(Base::W == 1 && V >= 1, "tilekit::reduce: the strided kernel reads elements");
 
   ReduceRuns where;
@@ -73,6 +80,42 @@ TILEKIT_UNROLL
 TILEKIT_LANES
       for (int l = 0; l < V; ++l)
         traits::add(acc[k * V + l], p[(k * row + l) * (Unit ? 1 : step)], e + k * row + l);
+  }
+
+  /// MinLoc/MaxLoc, values first: `groups` groups of K rows from p, all in
+  /// one run (group g's element (k, l) at p[(g K row + k row + l) step], index
+  /// e + g K row + k row + l). The values of each accumulator's elements are
+  /// folded alone (the Min/Max fold, which a CPU vectorises), then, in the
+  /// accumulators whose value that improves, the first element of that rank
+  /// is found by reading those elements again (in cache). The accumulators
+  /// end as fold_rows would leave them.
+  template <bool Unit>
+  KOKKOS_INLINE_FUNCTION static void locate_rows(const T* p, index_t row, index_t step,
+                                                 index_t e, index_t groups,
+                                                 acc_type (&acc)[K * V]) {
+    using VT = typename traits::value_traits;
+    typename VT::acc_type m[K * V];
+TILEKIT_UNROLL
+    for (int q = 0; q < K * V; ++q) m[q] = VT::identity();
+    const index_t s = Unit ? 1 : step;
+    for (index_t g = 0; g < groups; ++g) {
+      const T* pg = p + g * K * row * s;
+TILEKIT_UNROLL
+      for (int k = 0; k < K; ++k)
+TILEKIT_LANES
+        for (int l = 0; l < V; ++l) VT::add(m[k * V + l], pg[(k * row + l) * s], 0);
+    }
+    for (int q = 0; q < K * V; ++q) {
+      if (!traits::improves(acc[q], m[q])) continue;
+      const index_t first = (q / V) * row + q % V;
+      for (index_t g = 0; g < groups; ++g) {
+        const index_t d = g * K * row + first;
+        if (traits::ranks_as(p[d * s], m[q])) {
+          acc[q] = {m[q], e + d};
+          break;
+        }
+      }
+    }
   }
 
   /// Block tid of rows [r0, r1), plus the tail elements of tid if `rest`.
@@ -126,6 +169,17 @@ TILEKIT_UNROLL
         continue;
       }
       const T* p = data + base + j * step;
+      if constexpr (Locate > 0) {
+        // As many groups of K rows as lie in this run, up to Locate.
+        const index_t groups = Kokkos::min(Kokkos::min((len - j - span) / (K * row) + 1,
+                                                       (r1 - r) / K),
+                                           index_t(Locate));
+        if (step == 1) locate_rows<true>(p, row, step, e, groups, acc);
+        else locate_rows<false>(p, row, step, e, groups, acc);
+        r += (groups - 1) * K;
+        advance(groups * K * row);
+        continue;
+      }
       if (step == 1) fold_rows<true>(p, row, step, e, acc);
       else fold_rows<false>(p, row, step, e, acc);
       advance(K * row);
