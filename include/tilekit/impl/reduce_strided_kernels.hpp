@@ -31,6 +31,8 @@
 #include <tilekit/impl/digits.hpp>
 #include <tilekit/impl/reduce_kernels.hpp>
 
+#include <type_traits>
+
 #if defined(__NVCC__)
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1675
@@ -141,31 +143,63 @@ TILEKIT_UNROLL
         base = where.runs.offset(run);
       }
     };
-    // Rows [r, r + m) (m <= K) into accumulators (k, l): the offsets element
-    // by element, then every load, then the adds (rows k >= m reload the
-    // first element and add nothing).
-    auto carry_rows = [&](int m) {
+    // Rows [r, r + m) (m <= K) into accumulators (k, l): the offsets row by
+    // row (a row of V > 1 elements in one run: its first element's; a row
+    // that crosses a run's end: element by element), then every load (a
+    // whole row's as V consecutive elements, Unit: contiguous), then the adds
+    // (rows k >= m reload the first element and add nothing).
+    auto carry_rows = [&](int m, auto unit) {
+      constexpr bool Unit = decltype(unit)::value;
       index_t off[K * V];
+      bool whole[K];
       const index_t e0 = e;
 TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k)
-        for (int l = 0; l < V; ++l) {
-          off[k * V + l] = k < m ? base + j * step : off[0];
-          if (k < m) advance(l + 1 < V ? 1 : row - V + 1);
+      for (int k = 0; k < K; ++k) {
+        whole[k] = false;
+        if (k >= m) {
+          for (int l = 0; l < V; ++l) off[k * V + l] = off[0];
+          continue;
         }
+        if constexpr (V > 1)
+          if (j + V <= len) {
+            whole[k] = true;
+            off[k * V] = base + j * step;
+            advance(row);
+            continue;
+          }
+        for (int l = 0; l < V; ++l) {
+          off[k * V + l] = base + j * step;
+          advance(l + 1 < V ? 1 : row - V + 1);
+        }
+      }
       T x[K * V];
 TILEKIT_UNROLL
-      for (int i = 0; i < K * V; ++i) x[i] = data[off[i]];
+      for (int k = 0; k < K; ++k) {
+        if (whole[k]) {
+          const T* q = data + off[k * V];
+TILEKIT_LANES
+          for (int l = 0; l < V; ++l) x[k * V + l] = q[l * (Unit ? 1 : step)];
+        } else {
+          for (int l = 0; l < V; ++l) x[k * V + l] = data[off[k * V + l]];
+        }
+      }
 TILEKIT_UNROLL
       for (int k = 0; k < K; ++k)
         if (k < m)
+TILEKIT_LANES
           for (int l = 0; l < V; ++l) traits::add(acc[k * V + l], x[k * V + l], e0 + k * row + l);
+    };
+    // Unit-stride rows of V > 1 elements load as contiguous blocks (CPUs).
+    auto carry = [&](int m) {
+      if constexpr (V > 1)
+        if (step == 1) return carry_rows(m, std::true_type{});
+      carry_rows(m, std::false_type{});
     };
     const index_t span = (K - 1) * row + V;  // elements from the first of K rows to past the last
     index_t r = r0;
     for (; r + K <= r1; r += K) {
       if (j + span > len) {  // the K rows cross a run's end
-        carry_rows(K);
+        carry(K);
         continue;
       }
       const T* p = data + base + j * step;
@@ -184,7 +218,7 @@ TILEKIT_UNROLL
       else fold_rows<false>(p, row, step, e, acc);
       advance(K * row);
     }
-    if (r < r1) carry_rows(int(r1 - r));  // fewer than K rows left: accumulators (0..m, l)
+    if (r < r1) carry(int(r1 - r));  // fewer than K rows left: accumulators (0..m, l)
     if (rest) {
       const index_t tail = this->rows * row + index_t(tid) * V;
       for (int l = 0; l < V && tail + l < this->n; ++l) {
