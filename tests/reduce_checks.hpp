@@ -38,6 +38,18 @@ Reference<T> reference(const T* h, i64 n) {
   return r;
 }
 
+/// The min and max of h[0, n) and their first positions, without the sum
+/// (data equal to an identity would overflow it).
+template <class T>
+Reference<T> extremes(const T* h, i64 n) {
+  Reference<T> r;
+  for (i64 i = 0; i < n; ++i) {
+    if (r.imin < 0 || h[i] < r.min) r.min = h[i], r.imin = i;
+    if (r.imax < 0 || h[i] > r.max) r.max = h[i], r.imax = i;
+  }
+  return r;
+}
+
 template <class T>
 T min_identity() {
   return std::is_floating_point_v<T> ? std::numeric_limits<T>::infinity()

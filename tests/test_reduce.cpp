@@ -162,7 +162,7 @@ TYPED_TEST(Reduce, LocationsAnywhere) {
         Kokkos::deep_copy(whole, Kokkos::View<const T*, Kokkos::HostSpace>(h.data(), n + 1));
         auto v = Kokkos::subview(whole, std::pair<i64, i64>(offset, offset + n));
         const i64 len = n;
-        const auto ref = reference(h.data() + offset, len);
+        const auto ref = extremes(h.data() + offset, len);
         for (int teams : {0, 1, 3, 64}) {
           tilekit::ReduceOptions o;
           o.teams = teams;

@@ -153,7 +153,7 @@ TYPED_TEST(ReduceStrided, LocationsAnywhere) {
         }
         for (i64 i = 0; i < n; ++i) h(at[i]) = mem[i];
         Kokkos::deep_copy(p.data, h);
-        const auto ref = reference(mem.data(), n);
+        const auto ref = extremes(mem.data(), n);
         for (int teams : {0, 1, 3}) {
           tilekit::ReduceOptions o;
           o.teams = teams;
