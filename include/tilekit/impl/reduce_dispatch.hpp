@@ -210,8 +210,8 @@ class ReducePlan {
       }
     if (cap_ > std::numeric_limits<int>::max())
       detail::fail(where(), "teams " + std::to_string(cap_) + " exceed 2^31 - 1");
-    league_ = strided_ ? league_for(StridedKernel::rows_of(n_, threads_), StridedKernel::K)
-                       : league_for(Kernel::rows_of(n_, 0, threads_));
+    league_ = league_for(strided_ ? StridedKernel::rows_of(n_, threads_)
+                                  : Kernel::rows_of(n_, 0, threads_));
     label_ = opts_.label + "_" + std::string(op_name<Op>());
     const std::string& l = label_;
     partial_ = Kokkos::View<typename Kernel::acc_type*, Mem>(
@@ -272,14 +272,12 @@ class ReducePlan {
     if (strided_) {
       // An accumulator takes every K-th row of the share (one of the share % K
       // left over) and a tail element; then the tree of K x V, the join into
-      // the work item's value (K: the strided kernel's).
-      constexpr index_t KS = StridedKernel::K;
+      // the work item's value.
+      static_assert(StridedKernel::K == K, "tilekit::reduce: both kernels take K rows at a time");
       const index_t rows = StridedKernel::rows_of(n_, threads_);
-      const index_t share = impl::ceil_div(rows, league_for(rows, KS));
-      const index_t last_s =
-          league_ > 1 ? impl::ceil_log2(KS) + impl::ceil_div(league_, KS * P) + levels : 0;
-      return impl::ceil_div(share, KS) + 1 + impl::ceil_log2(KS * StridedKernel::V) + 1 + levels +
-             last_s;
+      const index_t share = impl::ceil_div(rows, league_for(rows));
+      return impl::ceil_div(share, K) + 1 + impl::ceil_log2(K * StridedKernel::V) + 1 + levels +
+             last;
     }
     index_t share = 0;  // most rows of a team, over the alignments of the view
     for (index_t head : {index_t(0), std::min<index_t>(W - 1, n_)}) {
@@ -409,8 +407,8 @@ class ReducePlan {
 
   /// Teams for `rows` whole rows: each takes at least K rows (one round of K
   /// loads per work item), and at most cap_ teams run.
-  index_t league_for(index_t rows, int K = Kernel::K) const {
-    return impl::clamp_league(impl::ceil_div(rows, K), cap_);
+  index_t league_for(index_t rows) const {
+    return impl::clamp_league(impl::ceil_div(rows, Kernel::K), cap_);
   }
 
   /// Launches f (Kernel, or StridedKernel with its runs set) for `rows`
@@ -418,7 +416,7 @@ class ReducePlan {
   template <class F>
   void run(F f, const T* data, index_t head, index_t rows, result_type* result,
            const std::string& label) const {
-    const index_t league = league_for(rows, F::K);
+    const index_t league = league_for(rows);
     f.data = data;
     f.n = n_;
     f.head = head;

@@ -165,18 +165,30 @@ TILEKIT_UNROLL
 TILEKIT_LANES
           for (int j = 0; j < W; ++j) VT::add(m[k * W + j], v[k].x[j], 0);
       }
-      for (int q = 0; q < K * W; ++q) {
-        if (!traits::improves(acc[q], m[q])) continue;
-        const int k = q / W, j = q % W;
-        for (index_t g = 0; g < groups; ++g) {
-          const index_t at = (r + g * K + k) * stride + tid;
-          if (traits::ranks_as(vec[at].x[j], m[q])) {
-            acc[q] = {m[q], head + at * W + j};
-            break;
-          }
+      settle(acc, m, groups, [&](index_t g, int q) {
+        const index_t at = (r + g * K + q / W) * stride + tid;
+        return Kokkos::pair<T, index_t>(vec[at].x[q % W], head + at * W + q % W);
+      });
+      r += groups * K;
+    }
+  }
+
+  /// The second half of locate() (and of the strided kernel's locate_rows()):
+  /// in each accumulator q whose value that improves, the extremum m[q] of
+  /// its next `groups` elements and the index of the first of them of that
+  /// rank; at(g, q) is accumulator q's element of group g and its index.
+  template <int N, class V, class At>
+  KOKKOS_INLINE_FUNCTION static void settle(acc_type (&acc)[N], const V (&m)[N], index_t groups,
+                                            const At& at) {
+    for (int q = 0; q < N; ++q) {
+      if (!traits::improves(acc[q], m[q])) continue;
+      for (index_t g = 0; g < groups; ++g) {
+        const auto xi = at(g, q);
+        if (traits::ranks_as(xi.first, m[q])) {
+          acc[q] = {m[q], xi.second};
+          break;
         }
       }
-      r += groups * K;
     }
   }
 

@@ -107,17 +107,10 @@ TILEKIT_UNROLL
 TILEKIT_LANES
         for (int l = 0; l < V; ++l) VT::add(m[k * V + l], pg[(k * row + l) * s], 0);
     }
-    for (int q = 0; q < K * V; ++q) {
-      if (!traits::improves(acc[q], m[q])) continue;
-      const index_t first = (q / V) * row + q % V;
-      for (index_t g = 0; g < groups; ++g) {
-        const index_t d = g * K * row + first;
-        if (traits::ranks_as(p[d * s], m[q])) {
-          acc[q] = {m[q], e + d};
-          break;
-        }
-      }
-    }
+    Base::settle(acc, m, groups, [&](index_t g, int q) {
+      const index_t d = g * K * row + (q / V) * row + q % V;
+      return Kokkos::pair<T, index_t>(p[d * s], e + d);
+    });
   }
 
   /// Block tid of rows [r0, r1), plus the tail elements of tid if `rest`.
