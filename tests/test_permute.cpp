@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <random>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -303,6 +305,66 @@ TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
             M::shared);
 }
 
+/// PermuteOptions::align through the plan: skewed tiles where the space
+/// stages tiles in registers and a tiled 2-D transposition's output rows do
+/// not start on a transaction (none for rows on transactions, with align 0,
+/// or on spaces without staging), every element checked; outputs of every
+/// origin mod the transaction through one plan; other values rejected.
+TYPED_TEST(Permute, AlignedStores) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using Mem = typename E::memory_space;
+  constexpr bool staged = tilekit::backends::Traits<E>::stage_registers > 1;
+  E exec;
+  for (int align : {0, 32, 64}) {
+    tilekit::PermuteOptions o;
+    o.align = align;
+    for (const auto& [ext, perm] : std::vector<std::pair<Extents, Perm>>{
+             {{97, 101}, {1, 0}}, {{130, 67}, {1, 0}}, {{5, 67, 129}, {0, 2, 1}},
+             {{67, 3, 129}, {2, 1, 0}}, {{67, 5, 31}, {1, 2, 0}}, {{64, 64}, {1, 0}}})
+      for (bool left : {false, true})
+        EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, {}, o)), 0)
+            << "align " << align << " " << describe(ext, perm, PermuteVariant::fused, left);
+    const int S = align % static_cast<int>(sizeof(T)) == 0 ? align / static_cast<int>(sizeof(T)) : 0;
+    using V2 = Kokkos::View<T**, Mem>;
+    V2 odd("odd", 131, 67), odd_out("odd_out", 67 + 1, 131), sq("sq", 128, 128), sq_out("sq_out", 128, 128);
+    tilekit::PermutePlan square(exec, sq, sq_out, {1, 0}, PermuteVariant::fused, o);
+    EXPECT_EQ(square.skew(), 0) << "align " << align;  // rows of 128 elements start on one
+    // One plan, outputs starting at every element of a transaction.
+    const auto out0 = Kokkos::subview(odd_out, std::pair{0, 67}, Kokkos::ALL);
+    tilekit::PermutePlan plan(exec, odd, out0, {1, 0}, PermuteVariant::fused, o);
+    const int want = staged && S > 1 && 64 - S + 1 >= S ? S : 0;
+    EXPECT_EQ(plan.skew(), want) << "align " << align;
+    auto h = Kokkos::create_mirror_view(odd);
+    for (int i = 0; i < 131; ++i)
+      for (int j = 0; j < 67; ++j) h(i, j) = make_value<T>(i * 67 + j);
+    Kokkos::deep_copy(odd, h);
+    using U = Kokkos::View<T**, Mem, Kokkos::MemoryUnmanaged>;
+    for (int origin = 0; origin < std::max(S, 1); ++origin) {
+      Kokkos::deep_copy(odd_out, make_poison<T>());
+      const U out(odd_out.data() + origin, 67, 131);
+      plan.execute(odd, out);
+      exec.fence();
+      auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), odd_out);
+      const T* flat = ho.data();
+      long wrong = 0;
+      for (int k = 0; k < 68 * 131; ++k) {
+        const int e = k - origin, j = e / 131, i = e % 131;
+        wrong += e >= 0 && e < 67 * 131 ? !(flat[k] == h(i, j)) : !(flat[k] == make_poison<T>());
+      }
+      EXPECT_EQ(wrong, 0) << "align " << align << " origin " << origin;
+    }
+  }
+  Kokkos::View<T**, Mem> a("a", 5, 7), b("b", 7, 5);
+  for (int bad : {-2, 3, 24}) {
+    tilekit::PermuteOptions o;
+    o.align = bad;
+    EXPECT_THROW(tilekit::PermutePlan(exec, a, b, {1, 0}, PermuteVariant::fused, o),
+                 tilekit::invalid_argument)
+        << bad;
+  }
+}
+
 TYPED_TEST(Permute, PlanReusedAcrossViewsAndScalars) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
@@ -397,6 +459,65 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
       EXPECT_EQ(wrong, 0) << describe(ext, perm, PermuteVariant::fused, false) << " team " << team;
     }
     for (int k : kinds) EXPECT_GE(k, 1);
+  }
+}
+
+/// Skewed tiles (make_tiling with S > 1, PermuteTiled) on host teams too:
+/// transactions of 2 and 4 elements whatever the type, so that 8-element
+/// chunks use them; 2-D and batched transpositions (the batch outside, and
+/// between the moving dimensions), extents below, at and past a chunk and
+/// primes, every output origin mod S; boxes that are not transpositions get
+/// rectangular tiles. Every element is checked, and the output's gap before
+/// its origin keeps its poison.
+TYPED_TEST(PermuteStaged, SkewedTiles) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible) {
+    GTEST_SKIP() << "device teams: the plan's test (AlignedStores)";
+  } else {
+    using namespace tilekit::impl;
+    constexpr int N = 64;
+    using Affine = PermuteTiled<E, T, 1, N, StoreMove<T>, BoxKind::affine>;
+    const std::vector<std::tuple<Extents, Perm, bool>> cases = {
+        {{17, 31}, {1, 0}, true},      {{31, 17}, {1, 0}, true},      {{9, 13}, {1, 0}, true},
+        {{8, 8}, {1, 0}, true},        {{33, 65}, {1, 0}, true},      {{7, 9, 13}, {0, 2, 1}, true},
+        {{9, 5, 11}, {2, 1, 0}, true}, {{10, 3, 12}, {1, 2, 0}, true}, {{11, 9, 3}, {2, 1, 0}, false},
+        {{4, 6, 3, 5}, {2, 0, 3, 1}, false}};
+    const int team = std::min(2, E().concurrency());
+    E exec;
+    for (const auto& [ext, perm, skews] : cases)
+      for (int S : {2, 4})
+        for (int origin = 0; origin < S; ++origin) {
+          const index_t n = volume(ext);
+          std::vector<T> hin(n);
+          for (index_t k = 0; k < n; ++k) hin[k] = make_value<T>(k);
+          Kokkos::View<T*, typename E::memory_space> a("a", n), b("b", origin + n);
+          Kokkos::deep_copy(a, Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(hin.data(), n));
+          Kokkos::deep_copy(b, make_poison<T>());
+          const PermuteShape f = fuse(row_major_shape(ext, perm, false));
+          const Tiling tiling = make_tiling(f, choose_box(f, tiled_run_target(f, 8), 64), 1, S);
+          TiledLayout L = tiling.layout;
+          ASSERT_EQ(L.skew, skews ? S : 0) << describe(ext, perm, PermuteVariant::fused, false);
+          if (!skews) continue;
+          ASSERT_EQ(L.kind, BoxKind::affine);
+          ASSERT_LE(static_cast<index_t>(L.box[load_rows]) * L.box[load_cols], N);
+          T* o = b.data() + origin;
+          L.phase = static_cast<std::int16_t>(reinterpret_cast<std::uintptr_t>(o) / sizeof(T) % S);
+          Kokkos::TeamPolicy<E> policy(exec, 3, team, 1);
+          policy.set_scratch_size(0, Kokkos::PerTeam(Affine::scratch_bytes(L)));
+          Kokkos::parallel_for("test_skewed", policy, Affine{a.data(), o, nullptr, L, {}});
+          exec.fence();
+          std::vector<T> got(origin + n);
+          Kokkos::deep_copy(
+              Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(got.data(), origin + n), b);
+          const auto want = reference(ext, perm, false, hin, std::vector<T>(n, make_poison<T>()),
+                                      T(1), T(0), true);
+          long wrong = 0;
+          for (int k = 0; k < origin; ++k) wrong += !(got[k] == make_poison<T>());
+          for (index_t k = 0; k < n; ++k) wrong += !(got[origin + k] == want[k]);
+          EXPECT_EQ(wrong, 0) << describe(ext, perm, PermuteVariant::fused, false) << " S " << S
+                              << " origin " << origin << " team " << team;
+        }
   }
 }
 

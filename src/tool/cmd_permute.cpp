@@ -44,6 +44,7 @@ struct PlanRun {
   std::function<void()> execute;
   PermuteMethod method;
   std::string fused;
+  int skew = 0;  ///< the plan's skewed tiles (PermutePlan::skew), 0: none
 };
 
 /// --sub: the parent of the input window (extents and strides; the window
@@ -85,7 +86,7 @@ PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext,
     using P = PermutePlan<Exec, T>;
     auto plan = std::make_shared<P>(exec, in, out, perm, v, opts);
     return {[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); }, plan->method(),
-            plan->fused_shape().to_string()};
+            plan->fused_shape().to_string(), plan->skew()};
   };
   if (sub) {
     Kokkos::LayoutStride l;
@@ -221,6 +222,7 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
     if (o.alpha != 1 || o.beta != 0) row.extra["alpha"] = o.alpha, row.extra["beta"] = o.beta;
     row.extra["method"] = std::string(to_string(run.method));
     if (v == PermuteVariant::fused) row.extra["fused"] = run.fused;
+    if (run.skew > 0) row.extra["skew"] = run.skew;
     if (!good) row.extra["error"] = "WRONG RESULT";
     const double ms = row.ms;
     if (!o.transfers.empty())
@@ -285,6 +287,7 @@ Runner setup(CLI::App& app) {
   app.add_option("--layout", o->layout, "right | left")->capture_default_str()->check(
       CLI::IsMember({"right", "left"}));
   add_tile_options(app, o->launch, "scratch row padding of the tiled kernel");
+  add_align_option(app, o->launch.align, "the tiled method on GPUs");
   app.description(app.get_description() +
                   " (--dtype also takes cfloat and cdouble, Kokkos::complex; all = all five)");
   add_transfers_option(app, o->transfers);

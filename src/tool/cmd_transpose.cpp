@@ -204,17 +204,7 @@ Runner setup(CLI::App& app) {
                  "inplace_decomposed: largest line buffer in team scratch, bytes (0: every "
                  "line through the workspace; default: the backend's)")
       ->check(CLI::Range(0L, 1L << 30));
-  app.add_option("--align", o->shape.align,
-                 "tiled variants on GPUs: skewed tiles whose output pieces start on "
-                 "transactions of this many bytes where the output's rows do not (a power of "
-                 "two; 0: rectangular tiles; default: the backend's)")
-      ->check(CLI::Range(0, 4096))
-      ->check(CLI::Validator(
-          [](const std::string& v) -> std::string {
-            const int x = std::stoi(v);
-            return (x & (x - 1)) == 0 ? "" : "must be 0 or a power of two";
-          },
-          "POW2"));
+  add_align_option(app, o->shape.align, "tiled variants on GPUs");
   add_transfers_option(app, o->transfers);
   app.add_option("--sub", o->sub,
                  "out-of-place rows read a strided (LayoutStride) window of a larger input: "

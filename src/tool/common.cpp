@@ -24,6 +24,20 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   app.add_flag("!--no-check", o.check, "skip checking each result against a host reference");
 }
 
+void add_align_option(CLI::App& app, int& align, const std::string& which) {
+  app.add_option("--align", align,
+                 which + ": skewed tiles whose output pieces start on transactions of this "
+                         "many bytes where the output's rows do not (a power of two; 0: "
+                         "rectangular tiles; default: the backend's)")
+      ->check(CLI::Range(0, 4096))
+      ->check(CLI::Validator(
+          [](const std::string& v) -> std::string {
+            const int x = std::stoi(v);
+            return (x & (x - 1)) == 0 ? "" : "must be 0 or a power of two";
+          },
+          "POW2"));
+}
+
 void add_transfers_option(CLI::App& app, std::string& kinds) {
   app.add_option("--transfers", kinds,
                  "also time kernel + host<->device copies of input and output, from "

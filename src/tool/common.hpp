@@ -42,6 +42,11 @@ void add_tile_options(CLI::App& app, Shape& s, const std::string& pad_help) {
   app.add_option("--pad", s.pad, pad_help)->check(CLI::Range(0, 64));
 }
 
+/// --align: skewed tiles on GPUs (TransposeOptions / PermuteOptions::align),
+/// 0 or a power of two up to 4096, checked before anything runs (the plans
+/// check it again).
+void add_align_option(CLI::App& app, int& align, const std::string& which);
+
 /// --transfers: also time each kernel with the host <-> device copies of its
 /// input and output, from pageable and/or pinned host memory (transfers.hpp).
 void add_transfers_option(CLI::App& app, std::string& kinds);

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -76,6 +77,11 @@ struct PermuteOptions {
   int team_rows = 0;  ///< team size
   int vector = 0;     ///< vector length
   int pad = -1;       ///< scratch row padding of the tiled kernel
+  /// Bytes of the store transaction that skewed tiles start every output
+  /// piece on, where a tiled 2-D transposition box's output rows do not
+  /// (PermuteTiled; staged tiles, GPUs): a power of two; 0: rectangular tiles
+  /// always; -1: the backend's, Traits::transpose_store_sector.
+  int align = -1;
   std::string label = "tilekit::permute";  ///< prefix of the kernel labels
 };
 
@@ -103,7 +109,8 @@ class PermutePlan {
               PermuteOptions opts = {})
       : exec_(exec), variant_(variant), opts_(std::move(opts)), rank_(InView::rank()),
         perm_(perm), left_(impl::is_left_v<InView>),
-        strided_(detail::is_stride_v<InView> || detail::is_stride_v<OutView>) {
+        strided_(detail::is_stride_v<InView> || detail::is_stride_v<OutView>),
+        out_at_(static_cast<index_t>(reinterpret_cast<std::uintptr_t>(out.data()) / sizeof(TOut))) {
     impl::check_permutation(where(), perm_, rank_);
     for (int d = 0; d < rank_; ++d) {
       extents_.push_back(static_cast<index_t>(in.extent(d)));
@@ -153,6 +160,9 @@ class PermutePlan {
   PermuteMethod method() const { return method_; }
   /// The tiled method's layout (its box, and which offsets come from tables).
   const impl::TiledLayout& tiled_layout() const { return tiled_; }
+  /// Elements per store transaction of the skewed tiles the plan takes
+  /// (PermuteOptions::align), or 0: rectangular tiles (or no tiles).
+  int skew() const { return method_ == PermuteMethod::tiled ? tiled_.skew : 0; }
   /// Whether the plan was made for LayoutStride views (docs/strided.md).
   bool strided() const { return strided_; }
   /// The row-major problem the kernels see (LayoutLeft mapped, strided views'
@@ -236,6 +246,25 @@ class PermutePlan {
     if (o.pad >= 0) config_.pad = o.pad;
     if (config_.tile > 1024)
       detail::fail(where(), "tile edge " + std::to_string(config_.tile) + " exceeds 1024");
+    if (o.align < -1 || (o.align > 0 && (o.align & (o.align - 1)) != 0))
+      detail::fail(where(), "align " + std::to_string(o.align) +
+                                " must be 0, a power of two (bytes) or -1 (the backend's)");
+  }
+
+  /// Elements per store transaction S where the tiled kernel may skew the
+  /// tiles of layout L (a transaction of align bytes holds S > 1 output
+  /// elements, tiles are staged in registers and L is an affine 2-D
+  /// transposition box) and where some store row does not start on one (the
+  /// output's address, the store rows' stride or a tile step not a multiple
+  /// of S); else 0. make_tiling decides whether the box takes it.
+  int skew_for(const impl::TiledLayout& L) const {
+    const int bytes = opts_.align >= 0 ? opts_.align : impl::transpose_store_sector<ExecSpace>();
+    const int S = bytes % int(sizeof(TOut)) == 0 ? bytes / int(sizeof(TOut)) : 0;
+    if (N <= 1 || S <= 1 || L.kind != impl::BoxKind::affine || L.s_row != 1 || L.s_col != L.ld)
+      return 0;
+    bool off = L.out_row % S != 0 || out_at_ % S != 0;
+    for (int i = 0; i < L.digits; ++i) off = off || L.step_out[i] % S != 0;
+    return off ? S : 0;
   }
 
   /// League of a team kernel: `tiles_per_team` steps of work per team (teams
@@ -291,11 +320,22 @@ class PermutePlan {
     // (Its scratch depends on the layout only, whichever kernel runs it.)
     using F = impl::PermuteTiled<ExecSpace, T, K, N, decltype(st), impl::BoxKind::tables>;
     impl::Tiling tiling;
+    impl::TileBox box;
     for (int tile = config_.tile;; tile /= 2) {
-      const auto box = impl::choose_box(fused_, impl::tiled_run_target(fused_, tile),
-                                        static_cast<index_t>(tile) * tile);
+      box = impl::choose_box(fused_, impl::tiled_run_target(fused_, tile),
+                             static_cast<index_t>(tile) * tile);
       tiling = impl::make_tiling(fused_, box, config_.pad);
       if (opts_.tile > 0 || tile == 1 || F::scratch_bytes(tiling.layout) <= smax) break;
+    }
+    // Skewed tiles where they apply, and every tile still staged (a skewed
+    // tile reads S - 1 more rows: within the box's rows).
+    if (const int S = skew_for(tiling.layout); S > 1) {
+      const impl::Tiling skewed = impl::make_tiling(fused_, box, config_.pad, S);
+      const auto& L = skewed.layout;
+      if (L.skew > 1 && F::scratch_bytes(L) <= F::scratch_bytes(tiling.layout) &&
+          impl::stage_fits(N, L.box[impl::load_rows], L.box[impl::load_cols],
+                           config_.team_rows * config_.vector))
+        tiling = skewed;
     }
     tiled_ = tiling.layout;
     with_tiled<decltype(st)>([&](auto f) {
@@ -363,6 +403,9 @@ class PermutePlan {
             f.in = in;
             f.out = out;
             f.store = st;
+            if (tiled_.skew > 1)
+              f.L.phase = static_cast<std::int16_t>(
+                  reinterpret_cast<std::uintptr_t>(out) / sizeof(TOut) % tiled_.skew);
             Kokkos::parallel_for(kernel_, policy_, f);
           });
         });
@@ -447,6 +490,7 @@ class PermutePlan {
   std::vector<int> perm_;
   bool left_;
   bool strided_;
+  index_t out_at_;  ///< the planned output's address in elements (skew_for)
   std::vector<index_t> extents_, in_strides_, out_strides_;
   impl::PermuteShape shape_, fused_;
   PermuteMethod method_ = PermuteMethod::none;

@@ -150,6 +150,16 @@ struct TableBox {
 /// affine box that is a 2-D transposition in scratch (store element (a, j) at
 /// scratch j x ld + a) write it in the transposes' cache-line micro-blocks,
 /// streamed when the output is large (micro_transpose.hpp).
+///
+/// Skewed tiles (L.skew = S > 1: affine 2-D transposition boxes, staged
+/// tiles; make_tiling): where the output's store rows do not start on a
+/// transaction of S elements, a rectangular tile writes each row's piece
+/// across partial transactions at both ends. As in TransposeTiled, a skewed
+/// tile instead writes, in store row a, the ti elements of the store run's
+/// dimension D from i0 - s_a, where s_a is how far the row's element i0 lies
+/// past a transaction's start, and reads D's rows from i0 - S + 1: every
+/// piece starts on a transaction, S - 1 rows are read twice (from the
+/// cache) and every element is written once.
 template <class Exec, class T, int K, int N, class Store, BoxKind Kind>
 struct PermuteTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -172,13 +182,21 @@ struct PermuteTiled {
     return Scratch::shmem_size(L.scratch_elements()) + tables;
   }
 
+  /// Skewed tiles: affine boxes only (the others compile without them).
+  static constexpr bool can_skew = Kind == BoxKind::affine;
+
   /// A tile's corner in the input and the output, and its clipped counts.
+  /// Skewed: `out` is at D's element i0 (the tile's first), `in` at its first
+  /// row read, i0 - lead; count[store_cols] is D's elements from i0 that
+  /// exist, up to ti (negative past the end: the last tile writes only what
+  /// phases put before it), count[load_rows] the rows read.
   struct Geom {
     index_t in, out;
     int count[4];
+    int lead;
   };
   KOKKOS_INLINE_FUNCTION Geom geom(index_t t) const {
-    Geom g{0, 0, {L.box[0], L.box[1], L.box[2], L.box[3]}};
+    Geom g{0, 0, {L.box[0], L.box[1], L.box[2], L.box[3]}, 0};
 TILEKIT_UNROLL
     for (int i = 0; i < permute_max_rank; ++i) {
       if (i >= L.digits) break;
@@ -190,8 +208,45 @@ TILEKIT_UNROLL
       if (tc == L.ntile[i] - 1)
         for (int k = 0; k < 4; ++k)
           if (L.clip[k] == i) g.count[k] = L.tail[k];
+      if constexpr (can_skew)
+        if (L.skew > 1 && i == L.clip[store_cols]) {
+          // D's elements from i0: ti but in the last tiles (the tail is
+          // what remains from the last one's i0).
+          const int ti = L.box[store_cols];
+          const index_t left = L.tail[store_cols] + (L.ntile[i] - 1 - tc) * ti;
+          g.count[store_cols] = static_cast<int>(left < ti ? left : ti);
+          if (tc > 0) g.lead = L.skew - 1;
+        }
     }
+    if constexpr (can_skew)
+      if (L.skew > 1) {
+        g.in -= g.lead * L.in_row;
+        g.count[load_rows] = g.lead + g.count[store_cols];  // >= 1: count > -lead
+      }
     return g;
+  }
+
+  /// Skewed store of a staged tile: store row a gets D's elements i0 - s_a +
+  /// q, q < ti, that exist, from scratch row i - i0 + lead; a flat team,
+  /// consecutive work items along a piece (no division past the first).
+  template <class Box>
+  KOKKOS_INLINE_FUNCTION void store_skewed(typename Store::out_type* dst, const Scratch& s,
+                                           const Geom& g, const Box& box, int tid, int nt) const {
+    const int ti = L.box[store_cols], end = g.count[store_cols];
+    const index_t mask = L.skew - 1;
+    const int da = nt / ti, dq = nt % ti;
+    int a = tid / ti, q = tid % ti;
+    while (a < g.count[store_rows]) {
+      const index_t row = box.out_row(a);
+      const int i = q - static_cast<int>((L.phase + g.out + row) & mask);  // from i0
+      if (i + g.lead >= 0 && i < end) store(dst + row + i, s(box.s_row(a) + box.s_col(i + g.lead)));
+      a += da;
+      q += dq;
+      if (q >= ti) {
+        q -= ti;
+        ++a;
+      }
+    }
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
@@ -258,7 +313,11 @@ TILEKIT_UNROLL
       }
       // A staged tile has at most N elements per work item on the store side
       // too (the same elements): the walk is unrolled like the load's.
-      if (st)
+      bool skewed = false;
+      if constexpr (can_skew) skewed = st && L.skew > 1;
+      if (skewed)
+        store_skewed(dst, s, g, box, tid, nt);
+      else if (st)
         stage_walk<N>(g.count[store_rows], g.count[store_cols], tid, nt,
                       [&](const int, const int a, const int j) {
                         store(dst + box.out_row(a) + j, s(box.s_row(a) + box.s_col(j)));

@@ -150,7 +150,7 @@ enum TileSet { load_rows = 0, load_cols = 1, store_rows = 2, store_cols = 3 };
 /// map is index x stride), only the load rows' (their dimensions are not
 /// adjacent in the input, but the store side is affine: a typical packed
 /// store run), or all.
-enum class BoxKind { affine, load_table, tables };
+enum class BoxKind : std::int8_t { affine, load_table, tables };
 
 /// The tiled kernel's argument, trivially copyable. Kept under 300 bytes so
 /// that the kernel's whole argument (with the launch's own data) stays under
@@ -158,8 +158,12 @@ enum class BoxKind { affine, load_table, tables };
 /// than through constant memory.
 struct TiledLayout {
   // The tile grid: digits of the tile index (digit 0 fastest), those
-  // dimensions with more than one tile.
+  // dimensions with more than one tile (and a skewed box's store run).
   int digits = 0;
+  /// Skewed tiles (PermuteTiled): S, the elements of a store transaction
+  /// (0: rectangular tiles), and the output's address in elements mod S
+  /// (set per launch). Kept in the padding after `digits`.
+  std::int16_t skew = 0, phase = 0;
   index_t ntile[permute_max_rank] = {}, step_in[permute_max_rank] = {},
           step_out[permute_max_rank] = {};
   index_t ntiles = 1;
@@ -209,13 +213,38 @@ struct Tiling {
   BoxMaps maps;
 };
 
-inline Tiling make_tiling(const PermuteShape& f, const TileBox& b, int pad) {
+/// Input rows a skewed tile writes out of `chunk`: the largest multiple of S
+/// up to chunk - S + 1, so that the S - 1 rows read before them fit too (0:
+/// a chunk too small for S).
+constexpr int skew_rows(index_t chunk, int S) {
+  return chunk - S + 1 >= S ? static_cast<int>((chunk - S + 1) / S * S) : 0;
+}
+
+/// The tiled kernel's layout of box b. With skew = S > 1, a box that is a 2-D
+/// transposition (one dimension D in the load rows and the store run, one in
+/// the load run and the store rows, every map affine) is laid out for skewed
+/// tiles (PermuteTiled): ti = skew_rows(chunk of D, S) rows of D per tile
+/// along D, ti + S - 1 load rows in scratch, the tiles along D numbered so
+/// that the last one reaches D's end from any phase, and D always a digit of
+/// the grid (its clip and tail say where D ends). Other boxes, or a chunk too
+/// small for S, get rectangular tiles (skew 0).
+inline Tiling make_tiling(const PermuteShape& f, const TileBox& b0, int pad, int skew = 0) {
+  TileBox b = b0;
+  int D = -1;  // skewed: the dimension of the load rows and the store run
+  if (skew > 1 && b.load_run.size() == 1 && b.store_run.size() == 1 && b.extra.empty() &&
+      b.load_run[0] != b.store_run[0]) {
+    D = b.store_run[0];
+    const int ti = skew_rows(b.chunk[D], skew);
+    if (ti == 0) D = -1;
+    else b.chunk[D] = ti;
+  }
+  if (D < 0) skew = 0;
   Tiling T;
   TiledLayout& L = T.layout;
   const auto& si = f.si;
   const auto& so = f.so;
   auto in = [](const std::vector<int>& v, int d) { return std::find(v.begin(), v.end(), d) != v.end(); };
-  auto partial = [&](int d) { return b.chunk[d] < f.n[d]; };
+  auto partial = [&](int d) { return b.chunk[d] < f.n[d] || d == D; };
   // Member lists of the four sets; a partial member goes last (slowest digit),
   // so a clipped tile is a prefix of each set's enumeration.
   std::vector<int> set[4];
@@ -260,12 +289,16 @@ inline Tiling make_tiling(const PermuteShape& f, const TileBox& b, int pad) {
   L.kind = !store_affine ? BoxKind::tables : load_affine ? BoxKind::affine : BoxKind::load_table;
   L.s_row = static_cast<int>(s_row);
   L.s_col = static_cast<int>(s_col);
-  // The tile grid, digits in output order from the fastest.
+  if (D >= 0 && (L.kind != BoxKind::affine || L.s_row != 1 || L.s_col != L.ld))
+    return make_tiling(f, b0, pad, 0);
+  // The tile grid, digits in output order from the fastest. Along a skewed
+  // D, tile k writes D's elements [k ti - s, (k + 1) ti - s) for a phase s
+  // < S: the last one must reach n - 1 with s = S - 1.
   for (int k = f.rank - 1; k >= 0; --k) {
     const int d = f.p[k];
     const index_t c = b.chunk[d] > 0 ? b.chunk[d] : 1;
-    const index_t nt = (f.n[d] + c - 1) / c;
-    if (nt <= 1) continue;
+    const index_t nt = d == D ? (f.n[d] + skew - 2) / c + 1 : (f.n[d] + c - 1) / c;
+    if (nt <= 1 && d != D) continue;
     const int i = L.digits++;
     L.ntile[i] = nt;
     L.step_in[i] = c * si[d];
@@ -276,6 +309,13 @@ inline Tiling make_tiling(const PermuteShape& f, const TileBox& b, int pad) {
         L.clip[s] = i;
         L.tail[s] = static_cast<int>(whole[s] * (f.n[d] - (nt - 1) * c));
       }
+  }
+  if (D >= 0) {
+    // D's elements from the last tile's first (<= ti - S + 1; may be
+    // negative: that tile then writes only the elements of phases that
+    // start before the end), and the rows a tile reads.
+    L.skew = static_cast<std::int16_t>(skew);
+    L.box[load_rows] = static_cast<int>(b.chunk[D]) + skew - 1;
   }
   return T;
 }
