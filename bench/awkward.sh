@@ -8,14 +8,17 @@
 #   bench/awkward.sh TOOL SPACE LABEL
 #   bench/awkward.sh /tmp/build/bin/tilekit cuda h200
 #   REPS=5 bench/awkward.sh build/bin/tilekit openmp dev2core
+#   FAMILIES=permute bench/awkward.sh ...   (a subset: transpose permute reduce)
 set -euo pipefail
 TOOL=$1 SPACE=$2 LABEL=$3
 OUT=${OUT:-bench/results}
 REPS=${REPS:-20}
+FAMILIES=${FAMILIES:-transpose permute reduce}
 mkdir -p "$OUT"
 run() {
   local name=$1
   shift
+  case " $FAMILIES " in *" ${name%%-*} "*) ;; *) return 0 ;; esac
   echo "== $name $*"
   "$TOOL" "$@" --space "$SPACE" --reps "$REPS" --json "$OUT/awkward-$name-$LABEL.json"
 }

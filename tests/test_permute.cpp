@@ -326,36 +326,38 @@ TYPED_TEST(Permute, AlignedStores) {
         EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, {}, o)), 0)
             << "align " << align << " " << describe(ext, perm, PermuteVariant::fused, left);
     const int S = align % static_cast<int>(sizeof(T)) == 0 ? align / static_cast<int>(sizeof(T)) : 0;
-    using V2 = Kokkos::View<T**, Mem>;
-    V2 odd("odd", 131, 67), odd_out("odd_out", 67 + 1, 131), sq("sq", 128, 128), sq_out("sq_out", 128, 128);
+    // Unmanaged 2-D views over 1-D buffers: a 2-D allocation may be padded.
+    using U = Kokkos::View<T**, Mem, Kokkos::MemoryUnmanaged>;
+    Kokkos::View<T*, Mem> odd_buf("odd", 131 * 67), out_buf("out", 68 * 131), sq_buf("sq", 128 * 128),
+        sq_out_buf("sq_out", 128 * 128);
+    const U odd(odd_buf.data(), 131, 67), sq(sq_buf.data(), 128, 128),
+        sq_out(sq_out_buf.data(), 128, 128);
     tilekit::PermutePlan square(exec, sq, sq_out, {1, 0}, PermuteVariant::fused, o);
     EXPECT_EQ(square.skew(), 0) << "align " << align;  // rows of 128 elements start on one
     // One plan, outputs starting at every element of a transaction.
-    const auto out0 = Kokkos::subview(odd_out, std::pair{0, 67}, Kokkos::ALL);
-    tilekit::PermutePlan plan(exec, odd, out0, {1, 0}, PermuteVariant::fused, o);
+    tilekit::PermutePlan plan(exec, odd, U(out_buf.data(), 67, 131), {1, 0}, PermuteVariant::fused, o);
     const int want = staged && S > 1 && 64 - S + 1 >= S ? S : 0;
     EXPECT_EQ(plan.skew(), want) << "align " << align;
-    auto h = Kokkos::create_mirror_view(odd);
-    for (int i = 0; i < 131; ++i)
-      for (int j = 0; j < 67; ++j) h(i, j) = make_value<T>(i * 67 + j);
-    Kokkos::deep_copy(odd, h);
-    using U = Kokkos::View<T**, Mem, Kokkos::MemoryUnmanaged>;
+    auto h = Kokkos::create_mirror_view(odd_buf);
+    for (int k = 0; k < 131 * 67; ++k) h(k) = make_value<T>(k);
+    Kokkos::deep_copy(odd_buf, h);
     for (int origin = 0; origin < std::max(S, 1); ++origin) {
-      Kokkos::deep_copy(odd_out, make_poison<T>());
-      const U out(odd_out.data() + origin, 67, 131);
+      Kokkos::deep_copy(out_buf, make_poison<T>());
+      const U out(out_buf.data() + origin, 67, 131);
       plan.execute(odd, out);
       exec.fence();
-      auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), odd_out);
+      auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out_buf);
       const T* flat = ho.data();
       long wrong = 0;
       for (int k = 0; k < 68 * 131; ++k) {
         const int e = k - origin, j = e / 131, i = e % 131;
-        wrong += e >= 0 && e < 67 * 131 ? !(flat[k] == h(i, j)) : !(flat[k] == make_poison<T>());
+        wrong += e >= 0 && e < 67 * 131 ? !(flat[k] == h(i * 67 + j)) : !(flat[k] == make_poison<T>());
       }
       EXPECT_EQ(wrong, 0) << "align " << align << " origin " << origin;
     }
   }
-  Kokkos::View<T**, Mem> a("a", 5, 7), b("b", 7, 5);
+  Kokkos::View<T*, Mem> buf("buf", 2 * 35);
+  const Kokkos::View<T**, Mem, Kokkos::MemoryUnmanaged> a(buf.data(), 5, 7), b(buf.data() + 35, 7, 5);
   for (int bad : {-2, 3, 24}) {
     tilekit::PermuteOptions o;
     o.align = bad;
