@@ -326,8 +326,9 @@ TYPED_TEST(Permute, AlignedStores) {
         EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, {}, o)), 0)
             << "align " << align << " " << describe(ext, perm, PermuteVariant::fused, left);
     const int S = align % static_cast<int>(sizeof(T)) == 0 ? align / static_cast<int>(sizeof(T)) : 0;
-    // Unmanaged 2-D views over 1-D buffers: a 2-D allocation may be padded.
-    using U = Kokkos::View<T**, Mem, Kokkos::MemoryUnmanaged>;
+    // Row-major unmanaged 2-D views over 1-D buffers: a 2-D allocation may
+    // be padded (and a Cuda View's default layout is LayoutLeft).
+    using U = Kokkos::View<T**, Kokkos::LayoutRight, Mem, Kokkos::MemoryUnmanaged>;
     Kokkos::View<T*, Mem> odd_buf("odd", 131 * 67), out_buf("out", 68 * 131), sq_buf("sq", 128 * 128),
         sq_out_buf("sq_out", 128 * 128);
     const U odd(odd_buf.data(), 131, 67), sq(sq_buf.data(), 128, 128),
@@ -357,7 +358,8 @@ TYPED_TEST(Permute, AlignedStores) {
     }
   }
   Kokkos::View<T*, Mem> buf("buf", 2 * 35);
-  const Kokkos::View<T**, Mem, Kokkos::MemoryUnmanaged> a(buf.data(), 5, 7), b(buf.data() + 35, 7, 5);
+  const Kokkos::View<T**, Kokkos::LayoutRight, Mem, Kokkos::MemoryUnmanaged> a(buf.data(), 5, 7),
+      b(buf.data() + 35, 7, 5);
   for (int bad : {-2, 3, 24}) {
     tilekit::PermuteOptions o;
     o.align = bad;
@@ -666,6 +668,26 @@ TEST(PermuteFusion, StridesAndSizesAre64Bit) {
   EXPECT_EQ(L.kind, tilekit::impl::BoxKind::affine);
   EXPECT_EQ(L.in_row, index_t{1} << 12);
   EXPECT_EQ(L.out_row, 3 * (index_t{1} << 20));
+}
+
+TEST(PermuteTiling, SkewElementsOfTheDefaultAndOfACallersAlign) {
+  using tilekit::impl::skew_elements;
+  // A caller's align is taken as it is, for any element size.
+  EXPECT_EQ(skew_elements<Kokkos::DefaultHostExecutionSpace>(32, 4), 8);
+  EXPECT_EQ(skew_elements<Kokkos::DefaultHostExecutionSpace>(32, 2), 16);
+  EXPECT_EQ(skew_elements<Kokkos::DefaultHostExecutionSpace>(32, 32), 0);
+  EXPECT_EQ(skew_elements<Kokkos::DefaultHostExecutionSpace>(0, 4), 0);
+  // Hosts: no skew by default (their tiles are not staged in registers).
+  EXPECT_EQ(skew_elements<Kokkos::DefaultHostExecutionSpace>(-1, 4), 0);
+#if defined(KOKKOS_ENABLE_CUDA)
+  // Cuda: 32-byte sectors, skewed for 4-, 8- and 16-byte elements, not for
+  // 2-byte ones (16 per sector: slower skewed, backends/cuda.hpp).
+  EXPECT_EQ(skew_elements<Kokkos::Cuda>(-1, 2), 0);
+  EXPECT_EQ(skew_elements<Kokkos::Cuda>(-1, 4), 8);
+  EXPECT_EQ(skew_elements<Kokkos::Cuda>(-1, 8), 4);
+  EXPECT_EQ(skew_elements<Kokkos::Cuda>(-1, 16), 2);
+  EXPECT_EQ(skew_elements<Kokkos::Cuda>(32, 2), 16);
+#endif
 }
 
 TEST(PermuteTiling, KernelArgumentIsSmall) {

@@ -57,6 +57,12 @@ struct Traits<Kokkos::Cuda> {
   /// 12289 x 8191 -> 82; double 72-74 -> 87. Shapes whose output rows start
   /// on sectors (16384^2, 1000 x 100003) do not skew and do not change.
   static constexpr int transpose_store_sector = 32;
+  /// The default skews elements of 4 bytes or more (S <= 8) only: 2-byte
+  /// ones (S = 16) ran slower skewed, 16 rows in 64 written per 63 read.
+  /// H100, half, % of copy, --align 0 -> 32: transpose 10007 x 10009 46 ->
+  /// 34; permute 1023 x 1025 x 255 (210, 120, 021) 52, 61, 50 -> 39, 43, 39.
+  /// Float and double permutes of it: 63-70 -> 84-91 and 76-83 -> 86-94.
+  static constexpr int transpose_skew_max = 8;
   static constexpr int transpose_thin_chunk = 256;
   static constexpr int transpose_thin_stage_bytes = 16;
   /// cmm: 256-thread blocks, one thread per work item, tiles in shared memory.

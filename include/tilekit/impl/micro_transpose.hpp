@@ -96,6 +96,22 @@ constexpr int transpose_store_sector() {
     return 0;
 }
 
+/// Elements S of one store transaction for the skewed tiles of the transpose
+/// and the permute (TransposeOptions / PermuteOptions::align: bytes, -1 for
+/// the backend's transpose_store_sector) with elements of `bytes`; 0 where
+/// there is none (S < 2, or align not a multiple of the element). The
+/// backend's default skews only up to Traits<Exec>::transpose_skew_max
+/// elements per transaction, where given; an align the caller sets is taken
+/// as it is.
+template <class Exec>
+constexpr int skew_elements(int align, std::size_t bytes) {
+  const int a = align >= 0 ? align : transpose_store_sector<Exec>();
+  const int S = a % static_cast<int>(bytes) == 0 ? a / static_cast<int>(bytes) : 0;
+  if constexpr (requires { backends::Traits<Exec>::transpose_skew_max; })
+    if (align < 0 && S > backends::Traits<Exec>::transpose_skew_max) return 0;
+  return S > 1 ? S : 0;
+}
+
 /// Whether Exec's teams walk the tiles of a transpose down the columns of
 /// tiles, so that consecutive tiles continue the same destination rows (a
 /// CPU thread's writes stay sequential from tile to tile), rather than along

@@ -253,13 +253,12 @@ class PermutePlan {
 
   /// Elements per store transaction S where the tiled kernel may skew the
   /// tiles of layout L (a transaction of align bytes holds S > 1 output
-  /// elements, tiles are staged in registers and L is an affine 2-D
+  /// elements, impl::skew_elements; tiles are staged in registers and L is an affine 2-D
   /// transposition box) and where some store row does not start on one (the
   /// output's address, the store rows' stride or a tile step not a multiple
   /// of S); else 0. make_tiling decides whether the box takes it.
   int skew_for(const impl::TiledLayout& L) const {
-    const int bytes = opts_.align >= 0 ? opts_.align : impl::transpose_store_sector<ExecSpace>();
-    const int S = bytes % int(sizeof(TOut)) == 0 ? bytes / int(sizeof(TOut)) : 0;
+    const int S = impl::skew_elements<ExecSpace>(opts_.align, sizeof(TOut));
     if (N <= 1 || S <= 1 || L.kind != impl::BoxKind::affine || L.s_row != 1 || L.s_col != L.ld)
       return 0;
     bool off = L.out_row % S != 0 || out_at_ % S != 0;

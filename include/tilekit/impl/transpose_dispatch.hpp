@@ -237,8 +237,7 @@ class TransposePlan {
   /// address in elements); else 0.
   template <int N>
   int skew_for(const impl::TransposeGeom& g, impl::index_t at) const {
-    const int bytes = opts_.align >= 0 ? opts_.align : impl::transpose_store_sector<ExecSpace>();
-    const int S = bytes % int(sizeof(T)) == 0 ? bytes / int(sizeof(T)) : 0;
+    const int S = impl::skew_elements<ExecSpace>(opts_.align, sizeof(T));
     const int tile = config_.tile, nt = config_.team_rows * config_.vector;
     if (N <= 1 || S <= 1 || !impl::stage_fits(N, tile, tile, nt) || tile - S + 1 < S) return 0;
     return g.so0 % S != 0 || at % S != 0 ? S : 0;
