@@ -51,6 +51,7 @@ rejects "--sub"           transpose --n 64 --sub diagonal
 rejects "--sub-ld"        transpose --n 64 --sub block --sub-ld 63
 rejects "--align"         transpose --n 64 --align 24
 rejects "--align"         transpose --n 64 --align 8192
+rejects "--align"         permute --shape 8,9,10 --perm 2,1,0 --align 48
 rejects "--sub"           permute --shape 8,8 --sub diagonal
 rejects "--sub"           permute --shape 8,8 --sub block --out-dtype double
 rejects "--sub"           reduce --n 1024 --sub diagonal
@@ -124,6 +125,12 @@ for align in 0 32 64; do
     echo "ok: --align $align"
   else
     echo "FAIL: --align $align"; cat "$tmp/out"; failed=1
+  fi
+  if "$tool" permute --space all --shape 37,5,101 --perm 2,1,0 --perm 1,2,0 --variant fused \
+      --dtype all --align "$align" --reps 1 >"$tmp/out" 2>&1; then
+    echo "ok: permute --align $align"
+  else
+    echo "FAIL: permute --align $align"; cat "$tmp/out"; failed=1
   fi
 done
 # Strided input windows (docs/strided.md) run, verify and are labelled.
