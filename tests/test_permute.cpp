@@ -731,6 +731,23 @@ TEST(PermuteTiling, RunsSpanSmallDimensionsAndStayContiguous) {
   EXPECT_GE(static_cast<index_t>(GL.box[load_rows]) * GL.box[load_cols], 2048);
 }
 
+TEST(PermuteTiling, ThePartialExtraDimensionTilesEvenly) {
+  using namespace tilekit::impl;
+  // Runs of 31 x 29 (in both), room for 4 more rows: 64 in 16 full tiles,
+  // not the next output dimension, 5, in a tile of 4 and one of 1.
+  const auto f = fuse(shape({7, 33, 5, 64, 31, 29}, {1, 0, 3, 2, 5, 4}));
+  const auto box = choose_box(f, 64, 64 * 64);
+  EXPECT_EQ(box.extra, (std::vector<int>{3}));
+  EXPECT_EQ(box.chunk[3], 4);
+  EXPECT_EQ(box.chunk[2], 0);
+  // The chunk balanced over its tiles: 100 rows in room for 64 go as two
+  // tiles of 50, not 64 and 36.
+  const auto g = fuse(shape({100, 16, 32}, {0, 2, 1}));
+  const auto gb = choose_box(g, 64, 512 * 64);
+  EXPECT_EQ(gb.extra, (std::vector<int>{0}));
+  EXPECT_EQ(gb.chunk[0], 50);
+}
+
 TEST(PermuteTiling, ADimensionEndingBothRunsGrowsTheBox) {
   using namespace tilekit::impl;
   // Small extents around a long one, reversed: the long dimension ends both

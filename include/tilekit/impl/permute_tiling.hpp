@@ -81,8 +81,8 @@ struct TileBox {
 /// Grows the load and store runs in turns up to `run` elements each (a
 /// dimension joined partially ends a run: it must be the run's last), grows a
 /// partial dimension that ends both runs towards `tile`, then adds whole
-/// dimensions, or one partial one when the row sets allow it,
-/// until the box holds about `tile` elements. A run's elements are
+/// dimensions, or one partial one (the one that tiles most evenly) when the
+/// row sets allow it, until the box holds about `tile` elements. A run's elements are
 /// consecutive in memory: a dimension joins a run only when its stride is the
 /// extent times the stride of the run's last (whole) dimension, which views
 /// with gaps (strided_shape) may break; the shape must be unit_inner.
@@ -133,12 +133,28 @@ inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile) {
     if (room < 2) break;
     if (f.n[d] <= room) {
       b.chunk[d] = f.n[d];
-    } else {
-      if (rows_partial) break;
-      b.chunk[d] = room;
-      rows_partial = true;
+      b.extra.push_back(d);
+      continue;
     }
-    b.extra.push_back(d);
+    if (rows_partial) break;
+    // The one partial dimension: of those left that do not fit whole, the
+    // one whose tiles fill the room best, n / (ceil(n / room) x room) (the
+    // first in output order among equals), its chunk balanced over its
+    // tiles. (7, 33, 5, 64, 31, 29), perm 103254: runs of 31 x 29, room for
+    // 4 rows: 64 in 16 full tiles rather than 5 in a tile of 4 and one of 1.
+    int best = d;
+    double fill = 0;
+    for (int q = k; q >= 0; --q) {
+      const int e = f.p[q];
+      if (b.chunk[e] != 0 || f.n[e] <= room) continue;
+      const index_t tiles = (f.n[e] + room - 1) / room;
+      const double fe = static_cast<double>(f.n[e]) / static_cast<double>(tiles * room);
+      if (fe > fill + 1e-9) best = e, fill = fe;
+    }
+    const index_t tiles = (f.n[best] + room - 1) / room;
+    b.chunk[best] = (f.n[best] + tiles - 1) / tiles;
+    b.extra.push_back(best);
+    rows_partial = true;
   }
   return b;
 }
