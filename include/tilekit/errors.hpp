@@ -34,6 +34,13 @@ std::string extents_string(const View& v) {
   throw invalid_argument(where + ": " + what);
 }
 
+/// The skewed tiles' transaction (TransposeOptions / PermuteOptions::align):
+/// 0 (off), -1 (the backend's) or a power of two, in bytes.
+inline void require_align(const std::string& where, int align) {
+  if (align < -1 || (align > 0 && (align & (align - 1)) != 0))
+    fail(where, "align " + std::to_string(align) + " must be 0, -1 or a power of two (bytes)");
+}
+
 template <class View>
 constexpr bool is_right_or_left_v =
     std::is_same_v<typename View::array_layout, Kokkos::LayoutRight> ||

@@ -22,78 +22,77 @@
 
 namespace tilekit::impl {
 
-/// Micro-block edge in elements on Exec: Traits<Exec>::transpose_micro_edge
-/// (at least 2), or 0 where the backend keeps the scratch path (absent or 0).
+/// Defines impl::name<Exec>(): the backend's optional datum
+/// Traits<Exec>::name where the backend gives it, else `fallback`. Every
+/// backend difference of the transposes that a backend may leave out is read
+/// through one of these.
+#define TILEKIT_OPTIONAL_TRAIT(type, name, fallback)            \
+  template <class Exec>                                         \
+  KOKKOS_INLINE_FUNCTION constexpr type name() {                \
+    if constexpr (requires { backends::Traits<Exec>::name; })   \
+      return static_cast<type>(backends::Traits<Exec>::name);   \
+    else                                                        \
+      return fallback;                                          \
+  }
+
+/// The host path's micro-block edge (0: the scratch path, as on GPUs).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_micro_edge, 0)
+/// The permute's transposed store: bytes of a micro-block row (0: none).
+TILEKIT_OPTIONAL_TRAIT(int, store_micro_bytes, 0)
+/// Outputs of at least this many bytes are streamed (0: never).
+TILEKIT_OPTIONAL_TRAIT(double, stream_min_bytes, 0)
+/// The widest thin side, in bytes, below which an out-of-place transpose
+/// takes the thin kernel instead of tiles (TransposeThin; 0: always tiles).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_bytes, 0)
+/// Long-side elements per team step of the staged thin kernel
+/// (TransposeThinStaged; 0: the thin kernel without scratch for every thin
+/// matrix).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_chunk, 0)
+/// The thinnest output row, in bytes, that takes the staged thin kernel.
+TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_stage_bytes, 0)
+/// Bytes of the memory transaction (a GPU's 32-byte sector) that the tiled
+/// kernels align their stores to where the output's rows do not start on one
+/// (skewed tiles; 0: rectangular tiles for every shape).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_store_sector, 0)
+/// The most elements per transaction the default skews (0: no limit).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_skew_max, 0)
+/// Whether teams walk the tiles of a transpose down the columns of tiles, so
+/// that consecutive tiles continue the same destination rows (a CPU thread's
+/// writes stay sequential from tile to tile), rather than along the rows of
+/// tiles (GPUs).
+TILEKIT_OPTIONAL_TRAIT(bool, tiles_down_columns, false)
+/// The team scratch level of the tiled out-of-place transpose's tile (a CPU's
+/// level 1 holds tiles past the 32 KiB of level 0: rows long enough for the
+/// write streams).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_scratch_level, 0)
+#undef TILEKIT_OPTIONAL_TRAIT
+
+/// Micro-block edge in elements on Exec: transpose_micro_edge (at least 2),
+/// or 0 where the backend keeps the scratch path.
 template <class Exec, class T>
 constexpr int micro_edge() {
-  if constexpr (requires { backends::Traits<Exec>::transpose_micro_edge; }) {
-    constexpr int edge = backends::Traits<Exec>::transpose_micro_edge;
-    return edge <= 0 ? 0 : edge < 2 ? 2 : edge;
-  } else {
-    return 0;
-  }
+  constexpr int edge = transpose_micro_edge<Exec>();
+  return edge <= 0 ? 0 : edge < 2 ? 2 : edge;
 }
 
 /// Micro-block edge in elements of T for the permute's transposed store on
-/// Exec: Traits<Exec>::store_micro_bytes / sizeof(T) (at least 2): each
-/// destination row of a block is one cache line, written whole; 0 where the
-/// backend keeps the scratch path (absent or 0).
+/// Exec: store_micro_bytes / sizeof(T) (at least 2): each destination row of
+/// a block is one cache line, written whole; 0 where the backend keeps the
+/// scratch path.
 template <class Exec, class T>
 constexpr int line_micro_edge() {
-  if constexpr (requires { backends::Traits<Exec>::store_micro_bytes; }) {
-    constexpr int bytes = backends::Traits<Exec>::store_micro_bytes;
-    if constexpr (bytes <= 0) return 0;
-    else return bytes / static_cast<int>(sizeof(T)) >= 2 ? bytes / static_cast<int>(sizeof(T)) : 2;
-  } else {
-    return 0;
-  }
-}
-
-/// The widest thin side, in bytes, below which an out-of-place transpose takes
-/// the thin kernel instead of tiles (TransposeThin): Traits<Exec>::
-/// transpose_thin_bytes; absent or 0: always tiles.
-template <class Exec>
-constexpr int transpose_thin_bytes() {
-  if constexpr (requires { backends::Traits<Exec>::transpose_thin_bytes; })
-    return backends::Traits<Exec>::transpose_thin_bytes;
-  else
-    return 0;
-}
-
-/// Long-side elements per team step of the staged thin kernel
-/// (TransposeThinStaged): Traits<Exec>::transpose_thin_chunk; absent or 0:
-/// the thin kernel without scratch (TransposeThin) for every thin matrix.
-template <class Exec>
-constexpr int transpose_thin_chunk() {
-  if constexpr (requires { backends::Traits<Exec>::transpose_thin_chunk; })
-    return backends::Traits<Exec>::transpose_thin_chunk;
-  else
-    return 0;
+  constexpr int bytes = store_micro_bytes<Exec>(), e = bytes / static_cast<int>(sizeof(T));
+  return bytes <= 0 ? 0 : e >= 2 ? e : 2;
 }
 
 /// Whether a thin matrix takes the staged thin kernel: the backend has one,
 /// and the thin side is the output's rows (rows thin: without scratch each
 /// work item writes its own output row) of at least
-/// Traits<Exec>::transpose_thin_stage_bytes.
+/// transpose_thin_stage_bytes.
 template <class Exec>
 constexpr bool transpose_thin_staged(bool rows_thin, std::size_t thin_bytes) {
-  if constexpr (transpose_thin_chunk<Exec>() > 0)
-    return rows_thin && thin_bytes >= static_cast<std::size_t>(
-                                         backends::Traits<Exec>::transpose_thin_stage_bytes);
-  else
-    return false;
-}
-
-/// Bytes of the memory transaction (a GPU's 32-byte sector) that the tiled
-/// transpose aligns its stores to where the output's rows do not start on one
-/// (TransposeTiled's skewed tiles): Traits<Exec>::transpose_store_sector;
-/// absent or 0: rectangular tiles for every shape.
-template <class Exec>
-constexpr int transpose_store_sector() {
-  if constexpr (requires { backends::Traits<Exec>::transpose_store_sector; })
-    return backends::Traits<Exec>::transpose_store_sector;
-  else
-    return 0;
+  return transpose_thin_chunk<Exec>() > 0 && rows_thin &&
+         thin_bytes >= static_cast<std::size_t>(transpose_thin_stage_bytes<Exec>());
 }
 
 /// Elements S of one store transaction for the skewed tiles of the transpose
@@ -107,43 +106,16 @@ template <class Exec>
 constexpr int skew_elements(int align, std::size_t bytes) {
   const int a = align >= 0 ? align : transpose_store_sector<Exec>();
   const int S = a % static_cast<int>(bytes) == 0 ? a / static_cast<int>(bytes) : 0;
-  if constexpr (requires { backends::Traits<Exec>::transpose_skew_max; })
-    if (align < 0 && S > backends::Traits<Exec>::transpose_skew_max) return 0;
+  constexpr int most = transpose_skew_max<Exec>();
+  if (align < 0 && most > 0 && S > most) return 0;
   return S > 1 ? S : 0;
-}
-
-/// Whether Exec's teams walk the tiles of a transpose down the columns of
-/// tiles, so that consecutive tiles continue the same destination rows (a
-/// CPU thread's writes stay sequential from tile to tile), rather than along
-/// the rows of tiles (GPUs). Traits<Exec>::tiles_down_columns; absent: false.
-template <class Exec>
-KOKKOS_INLINE_FUNCTION constexpr bool tiles_down_columns() {
-  if constexpr (requires { backends::Traits<Exec>::tiles_down_columns; })
-    return backends::Traits<Exec>::tiles_down_columns;
-  else
-    return false;
-}
-
-/// The team scratch level of the tiled out-of-place transpose's tile on Exec:
-/// Traits<Exec>::transpose_scratch_level (a CPU's level 1 holds tiles past the
-/// 32 KiB of level 0: rows long enough for the write streams); absent: 0.
-template <class Exec>
-KOKKOS_INLINE_FUNCTION constexpr int transpose_scratch_level() {
-  if constexpr (requires { backends::Traits<Exec>::transpose_scratch_level; })
-    return backends::Traits<Exec>::transpose_scratch_level;
-  else
-    return 0;
 }
 
 /// Whether an output of `bytes` bytes is written with streaming stores on Exec.
 template <class Exec>
 KOKKOS_INLINE_FUNCTION bool stream_output(double bytes) {
-  if constexpr (requires { backends::Traits<Exec>::stream_min_bytes; }) {
-    constexpr double min = static_cast<double>(backends::Traits<Exec>::stream_min_bytes);
-    return min > 0 && bytes >= min;
-  } else {
-    return false;
-  }
+  constexpr double min = stream_min_bytes<Exec>();
+  return min > 0 && bytes >= min;
 }
 
 /// Whether streaming stores are compiled in (x86-64 host code).

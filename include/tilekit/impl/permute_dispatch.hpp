@@ -246,9 +246,7 @@ class PermutePlan {
     if (o.pad >= 0) config_.pad = o.pad;
     if (config_.tile > 1024)
       detail::fail(where(), "tile edge " + std::to_string(config_.tile) + " exceeds 1024");
-    if (o.align < -1 || (o.align > 0 && (o.align & (o.align - 1)) != 0))
-      detail::fail(where(), "align " + std::to_string(o.align) +
-                                " must be 0, a power of two (bytes) or -1 (the backend's)");
+    detail::require_align(where(), o.align);
   }
 
   /// Elements per store transaction S where the tiled kernel may skew the

@@ -140,9 +140,7 @@ class TransposePlan {
     config_ = impl::resolve_tile<ExecSpace>(
         where(), opts_, backends::Traits<ExecSpace>::transpose_tile(sizeof(T)),
         variant_ == TransposeVariant::tiled_padded);
-    if (opts_.align < -1 || (opts_.align > 0 && (opts_.align & (opts_.align - 1)) != 0))
-      detail::fail(where(), "align " + std::to_string(opts_.align) +
-                                " must be 0, -1 or a power of two (bytes)");
+    detail::require_align(where(), opts_.align);
     if (variant_ != TransposeVariant::naive) {
       // Validate the launch shape now, not on first execution.
       skew_ = launch(geom_, in.data(), out.data(), /*dry_run=*/true);
