@@ -249,16 +249,14 @@ class PermutePlan {
     detail::require_align(where(), o.align);
   }
 
-  /// Elements per store transaction S where the tiled kernel may skew the
-  /// tiles of layout L (a transaction of align bytes holds S > 1 output
-  /// elements, impl::skew_elements; tiles are staged in registers and L is an affine 2-D
-  /// transposition box) and where some store row does not start on one (the
-  /// output's address, the store rows' stride or a tile step not a multiple
-  /// of S); else 0. make_tiling decides whether the box takes it.
+  /// Elements per store transaction S for skewed tiles (impl::skew_elements;
+  /// staged tiles only) where some store row of layout L does not start on a
+  /// transaction (the output's address, the store rows' stride or a tile step
+  /// not a multiple of S); else 0. Whether the box can take them (an affine
+  /// 2-D transposition) is make_tiling's to say.
   int skew_for(const impl::TiledLayout& L) const {
     const int S = impl::skew_elements<ExecSpace>(opts_.align, sizeof(TOut));
-    if (N <= 1 || S <= 1 || L.kind != impl::BoxKind::affine || L.s_row != 1 || L.s_col != L.ld)
-      return 0;
+    if (N <= 1 || S <= 1) return 0;
     bool off = L.out_row % S != 0 || out_at_ % S != 0;
     for (int i = 0; i < L.digits; ++i) off = off || L.step_out[i] % S != 0;
     return off ? S : 0;
@@ -324,12 +322,13 @@ class PermutePlan {
       tiling = impl::make_tiling(fused_, box, config_.pad);
       if (opts_.tile > 0 || tile == 1 || F::scratch_bytes(tiling.layout) <= smax) break;
     }
-    // Skewed tiles where they apply, and every tile still staged (a skewed
-    // tile reads S - 1 more rows: within the box's rows).
+    // Skewed tiles where the box takes them (make_tiling), every tile still
+    // staged (a skewed tile reads S - 1 more rows, within the chunk's: the
+    // scratch does not grow).
     if (const int S = skew_for(tiling.layout); S > 1) {
       const impl::Tiling skewed = impl::make_tiling(fused_, box, config_.pad, S);
       const auto& L = skewed.layout;
-      if (L.skew > 1 && F::scratch_bytes(L) <= F::scratch_bytes(tiling.layout) &&
+      if (L.skew > 1 &&
           impl::stage_fits(N, L.box[impl::load_rows], L.box[impl::load_cols],
                            config_.team_rows * config_.vector))
         tiling = skewed;
