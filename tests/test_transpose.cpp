@@ -22,7 +22,7 @@ const std::vector<std::pair<int, int>> kShapes = {
     {1, 1},   {1, 257}, {257, 1}, {17, 31}, {31, 17}, {97, 101}, {33, 65},
     {100, 37}, {64, 64}, {128, 256}, {3, 1000}, {1000, 3}, {130, 67},
     // thin (a side of at most transpose_thin_bytes: the thin kernel) and just past it
-    {2, 4099}, {4099, 2}, {8, 1031}, {1031, 8}, {9, 1031}, {1031, 5}, {16, 2053}, {2053, 13},
+    {2, 4099}, {4099, 2}, {8, 1031}, {1031, 8}, {9, 1031}, {1031, 5}, {16, 2053}, {2053, 13}, {4, 1031}, {1031, 16}, {12, 1031},
     {17, 1031}, {1031, 17}};
 
 const tilekit::TransposeVariant kVariants[] = {tilekit::TransposeVariant::naive,
@@ -106,61 +106,63 @@ TYPED_TEST(Transpose, ThinMatricesAndWindows) {
 
 /// The staged thin kernel (impl::TransposeThinStaged: what backends with a
 /// transpose_thin_chunk run for thin matrices) launched directly on every
-/// space: both directions, row strides larger than the extents (windows),
-/// chunks that do not divide the long side, fewer teams than chunks, teams
-/// of one work item and of several. Every element is checked, and every gap
-/// of the output keeps its poison.
+/// space, with 16-byte store units and element by element: a wide input with
+/// a row stride larger than its rows (a window), narrow outputs with dense
+/// rows (one contiguous run per chunk, written in units where it starts on
+/// one: the output at offset 0, and at offset 1, where it never does) and
+/// with gaps between rows (row stride thin + 2); chunks that do not divide
+/// the long side, fewer teams than chunks, teams of one work item and of
+/// several. Every element is checked, and every gap and the space before the
+/// output keep their poison.
+template <class E, class T, int VecBytes>
+void check_staged_thin() {
+  using Mem = typename E::memory_space;
+  using F = tilekit::impl::TransposeThinStaged<E, T, 4, VecBytes>;
+  E exec;
+  for (int thin : {1, 3, 4, 8, 9, 16})
+    for (int len : {1, 50, 1031})
+      for (int gap : {0, 2})
+        for (int at : {0, 1})
+          for (int chunk : {7, 64}) {
+            const int wld = len + 3, nld = thin + gap;  // row strides: wide, narrow
+            Kokkos::View<T*, Mem> wide("wide", thin * wld), narrow("narrow", at + len * nld);
+            auto hw = Kokkos::create_mirror_view(wide);
+            Kokkos::deep_copy(hw, poison<T>());
+            for (int r = 0; r < thin; ++r)
+              for (int q = 0; q < len; ++q) hw(r * wld + q) = static_cast<T>(value_of(r * 7919L + q));
+            Kokkos::deep_copy(wide, hw);
+            const int chunks = (len + chunk - 1) / chunk;
+            const std::size_t scratch = F::scratch_bytes(thin, chunk);
+            Kokkos::TeamPolicy<E> probe(exec, 1, 1);
+            probe.set_scratch_size(0, Kokkos::PerTeam(scratch));
+            F f{wide.data(), narrow.data() + at, len, wld, nld, thin, chunk, chunks, 1};
+            const int most = std::min(128, probe.team_size_max(f, Kokkos::ParallelForTag()));
+            for (int threads : {1, std::min(3, most), most}) {
+              Kokkos::deep_copy(narrow, poison<T>());
+              f.threads = threads;
+              Kokkos::TeamPolicy<E> p(exec, std::min(chunks, 5), threads);
+              p.set_scratch_size(0, Kokkos::PerTeam(scratch));
+              Kokkos::parallel_for("staged_thin", p, f);
+              exec.fence();
+              auto on = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), narrow);
+              long wrong = 0;
+              for (int i = 0; i < static_cast<int>(on.extent(0)); ++i) {
+                const int q = (i - at) / nld, r = (i - at) % nld;
+                const bool element = i >= at && r < thin;
+                wrong += on(i) != (element ? static_cast<T>(value_of(r * 7919L + q)) : poison<T>());
+              }
+              EXPECT_EQ(wrong, 0) << "thin " << thin << " len " << len << " gap " << gap << " at "
+                                  << at << " chunk " << chunk << " threads " << threads
+                                  << " units " << VecBytes;
+            }
+          }
+}
+
 TYPED_TEST(Transpose, StagedThinKernel) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
-  using Mem = typename E::memory_space;
-  using F = tilekit::impl::TransposeThinStaged<E, T, 4>;
-  E exec;
-  for (int thin : {1, 3, 8, 9, 16})
-    for (int len : {1, 50, 1031})
-      for (bool wide_in : {true, false})
-        for (int chunk : {7, 64}) {
-          const int wld = len + 3, nld = thin + 2;  // row strides: wide, narrow
-          Kokkos::View<T*, Mem> wide("wide", thin * wld), narrow("narrow", len * nld);
-          auto hw = Kokkos::create_mirror_view(wide);
-          auto hn = Kokkos::create_mirror_view(narrow);
-          Kokkos::deep_copy(hw, poison<T>());
-          Kokkos::deep_copy(hn, poison<T>());
-          for (int r = 0; r < thin; ++r)
-            for (int q = 0; q < len; ++q) {
-              const T x = static_cast<T>(value_of(r * 7919L + q));
-              (wide_in ? hw(r * wld + q) : hn(q * nld + r)) = x;
-            }
-          const int chunks = (len + chunk - 1) / chunk;
-          Kokkos::TeamPolicy<E> probe(exec, 1, 1);
-          probe.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(thin, chunk)));
-          F f{wide_in ? wide.data() : narrow.data(), wide_in ? narrow.data() : wide.data(),
-              len, wld, nld, thin, wide_in, chunk, chunks, 1};
-          const int most = std::min(128, probe.team_size_max(f, Kokkos::ParallelForTag()));
-          for (int threads : {1, std::min(3, most), most}) {
-            Kokkos::deep_copy(wide, hw);
-            Kokkos::deep_copy(narrow, hn);
-            f.threads = threads;
-            Kokkos::TeamPolicy<E> p(exec, std::min(chunks, 5), threads);
-            p.set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(thin, chunk)));
-            Kokkos::parallel_for("staged_thin", p, f);
-            exec.fence();
-            auto ow = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), wide);
-            auto on = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), narrow);
-            long wrong = 0;
-            for (int r = 0; r < thin; ++r)
-              for (int q = 0; q < len; ++q)
-                wrong += ow(r * wld + q) != on(q * nld + r) ||
-                         ow(r * wld + q) != static_cast<T>(value_of(r * 7919L + q));
-            const auto& gaps = wide_in ? on : ow;  // the output outside its elements
-            for (int i = 0; i < static_cast<int>(gaps.extent(0)); ++i) {
-              const bool element = wide_in ? i % nld < thin : i % wld < len;
-              wrong += !element && gaps(i) != poison<T>();
-            }
-            EXPECT_EQ(wrong, 0) << "thin " << thin << " len " << len << " wide_in " << wide_in
-                                << " chunk " << chunk << " threads " << threads;
-          }
-        }
+  check_staged_thin<E, T, 16>();
+  check_staged_thin<E, T, 0>();
 }
 
 /// The tiled kernel's skewed tiles (impl::TransposeTiled with skew S: what a

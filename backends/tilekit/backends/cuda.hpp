@@ -43,12 +43,15 @@ struct Traits<Kokkos::Cuda> {
   /// N x 16) take the thin kernels: a 64-wide tile of them is a sliver (2 x
   /// 2^25 floats ran at 6% of copy tiled, 9 x 2^23 and 2^23 x 9 at 25-32%;
   /// H200 and H100, bench/awkward.sh). Where the output's rows are the thin
-  /// side and hold at least 16 bytes (8 x N floats), chunks of 256 long-side
-  /// elements go through team scratch (17 KiB for 16 floats, 20 KiB for the
-  /// widest, complex<double>), so that both passes are coalesced: H100, % of
-  /// copy, without / with scratch: 8 x 2^23 floats 27 / 59, 2^23 x 8 92 / 58,
-  /// 2 x 2^25 81 / 32 (at 8 bytes a work item's row still fills sectors
-  /// with its neighbours' rows; reading a narrow row is cached).
+  /// side and hold at least 16 bytes (4 x N floats), chunks of 512 long-side
+  /// elements go through team scratch (TransposeThinStaged: 32 KiB for the
+  /// widest rows), read by 512-thread teams, one column of the chunk per work
+  /// item, and written back in 16-byte units. A prototype of its layout on
+  /// an H100 (2^26 4-byte elements, % of the copy of the same run) swept the
+  /// team: 128 / 256 / 512 threads, 8 x N 88 / 92 / 94, 9 x N 88 / 92 / 94,
+  /// 16 x N 88 / 90 / 91, 4 x N 91 / 93 / 95. The former staged kernel (128
+  /// threads, chunks of 256, element-wise passes) ran 8 x 2^23 floats at 59%,
+  /// 16 x 2^23 at 62% (integer-bound: 74% of the SM's issue, 49% of DRAM).
   static constexpr int transpose_thin_bytes = 64;
   /// Skewed tiles (TransposeTiled): every store starts on a 32-byte sector
   /// where the output's rows do not (odd rows). H100, tiled_padded, % of the
@@ -63,8 +66,10 @@ struct Traits<Kokkos::Cuda> {
   /// 34; permute 1023 x 1025 x 255 (210, 120, 021) 52, 61, 50 -> 39, 43, 39.
   /// Float and double permutes of it: 63-70 -> 84-91 and 76-83 -> 86-94.
   static constexpr int transpose_skew_max = 8;
-  static constexpr int transpose_thin_chunk = 256;
+  static constexpr int transpose_thin_chunk = 512;
+  static constexpr int transpose_thin_team = 512;
   static constexpr int transpose_thin_stage_bytes = 16;
+  static constexpr int transpose_thin_store_bytes = 16;
   /// cmm: 256-thread blocks, one thread per work item, tiles in shared memory.
   /// Blocked: 8 rows x 8 (float) or 4 (double) column sets per thread, a
   /// 128-row x 128 (64) column-set tile per block, 8 k per step (12 KiB of A

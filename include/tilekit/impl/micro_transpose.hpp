@@ -50,6 +50,11 @@ TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_bytes, 0)
 TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_chunk, 0)
 /// The thinnest output row, in bytes, that takes the staged thin kernel.
 TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_stage_bytes, 0)
+/// Work items per team of the staged thin kernel (0: the plan's team).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_team, 0)
+/// Bytes of the units in which the staged thin kernel writes a dense output
+/// run that starts on one (0 or an element's size: element by element).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_store_bytes, 0)
 /// Bytes of the memory transaction (a GPU's 32-byte sector) that the tiled
 /// kernels align their stores to where the output's rows do not start on one
 /// (skewed tiles; 0: rectangular tiles for every shape).

@@ -199,31 +199,29 @@ class TransposePlan {
     detail::checked_mul(w, static_cast<std::int64_t>(rows_), static_cast<std::int64_t>(cols_));
   }
 
-  /// The thin kernel through team scratch (impl::TransposeThinStaged). Rows
-  /// thin: the input is the wide array (m rows of n), the output the narrow
-  /// one (n rows of m); columns thin: the other way round.
-  void launch_thin_staged(const impl::TransposeGeom& g, const T* in, T* out,
-                          bool rows_thin, bool dry_run) const {
+  /// The thin kernel through team scratch (impl::TransposeThinStaged): the
+  /// input is the wide array (m rows of n), the output the narrow one (n
+  /// rows of m).
+  void launch_thin_staged(const impl::TransposeGeom& g, const T* in, T* out, bool dry_run) const {
     using impl::index_t;
-    using F = impl::TransposeThinStaged<ExecSpace, T, backends::Traits<ExecSpace>::loads_in_flight>;
+    using Traits = backends::Traits<ExecSpace>;
+    using F = impl::TransposeThinStaged<ExecSpace, T, Traits::loads_in_flight,
+                                        impl::transpose_thin_store_bytes<ExecSpace>()>;
     constexpr index_t chunk = impl::transpose_thin_chunk<ExecSpace>();
-    const index_t len = rows_thin ? g.n : g.m;
-    const int thin = static_cast<int>(rows_thin ? g.m : g.n);
-    const index_t ws = rows_thin ? g.si0 : g.so0, ns = rows_thin ? g.so0 : g.si0;
-    const index_t chunks = (len + chunk - 1) / chunk;
-    const std::size_t scratch = F::scratch_bytes(thin, chunk);
-    F f{in, out, len, ws, ns, thin, rows_thin, chunk, chunks, 1};
-    // The plan's team (its tiles' work items), or as many as the space
-    // launches with this kernel's registers (a 1024-thread team override
-    // meant for the tiles need not fit it).
+    constexpr int team = impl::transpose_thin_team<ExecSpace>();
+    const index_t chunks = (g.n + chunk - 1) / chunk;
+    const std::size_t scratch = F::scratch_bytes(static_cast<int>(g.m), chunk);
+    F f{in, out, g.n, g.si0, g.so0, static_cast<int>(g.m), chunk, chunks, 1};
+    // The backend's team (else the plan's), or as many work items as the
+    // space launches with this kernel's registers.
     backends::TileConfig c = config_;
-    c.team_rows = std::min(config_.team_rows * config_.vector,
+    c.team_rows = std::min(team > 0 ? team : config_.team_rows * config_.vector,
                            impl::team_rows_max(exec_, f, 1, scratch));
     c.vector = 1;
     f.threads = c.team_rows;
     auto policy = impl::team_policy<ExecSpace>(
-        where(), exec_, f, impl::league_for(chunks, backends::Traits<ExecSpace>::max_league), c,
-        scratch, /*flat=*/true);
+        where(), exec_, f, impl::league_for(chunks, Traits::max_league), c, scratch,
+        /*flat=*/true);
     if (!dry_run) Kokkos::parallel_for(opts_.label + "_thin", policy, f);
   }
 
@@ -266,15 +264,17 @@ class TransposePlan {
       const std::size_t thin_bytes = static_cast<std::size_t>(rows_thin ? m : n) * sizeof(T);
       if (impl::transpose_thin_staged<ExecSpace>(rows_thin, thin_bytes)) {
         if constexpr (impl::transpose_thin_chunk<ExecSpace>() > 0)
-          launch_thin_staged(g, in, out, rows_thin, dry_run);
+          launch_thin_staged(g, in, out, dry_run);
         return 0;
       }
       if (dry_run) return 0;
       // rows thin: (i, j) = (r, q); columns thin: (i, j) = (q, r). Element
-      // (i, j) is in[i * si0 + j] and out[j * so0 + i].
-      impl::TransposeThin<T> f = rows_thin
-          ? impl::TransposeThin<T>{in, out, 1, g.si0, g.so0, 1, static_cast<int>(m)}
-          : impl::TransposeThin<T>{in, out, g.si0, 1, 1, g.so0, static_cast<int>(n)};
+      // (i, j) is in[i * si0 + j] and out[j * so0 + i]. A work item holds
+      // the widest thin side the backend sends here.
+      constexpr int R = std::max(1, impl::transpose_thin_bytes<ExecSpace>() / int(sizeof(T)));
+      using F = impl::TransposeThin<T, R>;
+      F f = rows_thin ? F{in, out, 1, g.si0, g.so0, 1, static_cast<int>(m)}
+                      : F{in, out, g.si0, 1, 1, g.so0, static_cast<int>(n)};
       Kokkos::parallel_for(
           opts_.label + "_thin",
           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, q), f);

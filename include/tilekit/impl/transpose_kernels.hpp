@@ -161,8 +161,12 @@ struct TransposeTiled {
 /// in[q * a + r * b] and written to out[q * c + r * d]. The dispatch orders
 /// the strides so that consecutive work items step through unit strides: the
 /// array whose rows are the thin side is walked row by row (one contiguous
-/// run), the other as a few contiguous streams, one per thin index.
-template <class T>
+/// run), the other as a few contiguous streams, one per thin index. A work
+/// item loads R elements before it stores any (R: the widest thin side the
+/// backend sends here, so the whole row is in flight at once: N x 16 floats
+/// with one load in flight at a time ran at 56% of copy on an H100); loads
+/// past the thin side re-read element r0 (in bounds) and are not stored.
+template <class T, int R>
 struct TransposeThin {
   const T* in;
   T* out;
@@ -171,82 +175,103 @@ struct TransposeThin {
   KOKKOS_INLINE_FUNCTION void operator()(const index_t q) const {
     const T* src = in + q * a;
     T* dst = out + q * c;
-    for (int r = 0; r < thin; ++r) dst[r * d] = src[r * b];
+    for (int r0 = 0; r0 < thin; r0 += R) {
+      T v[R];
+TILEKIT_UNROLL
+      for (int k = 0; k < R; ++k) v[k] = src[(r0 + k < thin ? r0 + k : r0) * b];  // in bounds
+TILEKIT_UNROLL
+      for (int k = 0; k < R; ++k)
+        if (r0 + k < thin) dst[(r0 + k) * d] = v[k];
+    }
   }
 };
 
 /// Thin matrices through team scratch (backends whose Traits set
 /// transpose_thin_chunk: GPUs, where a work item writing its own row of
 /// `thin` elements leaves every store instruction of a warp a scatter of
-/// partial sectors). The matrix is seen as a wide array (`thin` rows of `len`
-/// elements, row stride ws) and a narrow one (`len` rows of `thin` elements,
-/// row stride ns); wide_in says which one is the input. A team takes chunks of
-/// `chunk` consecutive long-side indices q (c = league_rank, + league_size,
-/// ...): it reads the chunk's elements in the input's memory order into
-/// scratch, s[q * (thin + 1) + r] (the pitch thin + 1 spreads both passes over
-/// the banks), and after a barrier writes them in the output's memory order,
-/// so consecutive work items touch consecutive addresses in both passes. Each
-/// work item keeps K loads in flight before its stores.
-template <class Exec, class T, int K>
+/// partial sectors). The input is the wide array (`thin` rows of `len`
+/// elements, row stride ws), the output the narrow one (`len` rows of `thin`
+/// elements, row stride ns). A team takes chunks of `chunk` consecutive
+/// long-side indices q (c = league_rank, + league_size, ...). Work item tid
+/// reads the columns q = tid, tid + threads, ... of the chunk, K rows at a
+/// time (neighbouring work items read neighbouring addresses of each row),
+/// into scratch in the output's order, s[q * thin + r]. After a barrier the
+/// team writes the chunk: where the narrow rows are dense (ns == thin) the
+/// chunk is one contiguous run of the output, copied from scratch in units of
+/// VecBytes where the run starts on one (else element by element), with no
+/// index arithmetic; otherwise element e goes to row e / thin. H100, % of
+/// copy, 2^26 floats: this layout 91-94 for 4 to 16 rows; the former one
+/// (padded scratch rows, both passes element by element with the (q, r)
+/// stepping of every element) 59-62, bound by its integer instructions.
+template <class Exec, class T, int K, int VecBytes>
 struct TransposeThinStaged {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
+  static constexpr int W =
+      VecBytes > int(sizeof(T)) && VecBytes % int(sizeof(T)) == 0 ? VecBytes / int(sizeof(T)) : 1;
+  struct alignas(W * sizeof(T)) Vec {
+    T x[W];
+  };
   const T* in;
   T* out;
   index_t len, ws, ns;
   int thin;
-  bool wide_in;
   index_t chunk, chunks;
   int threads;  ///< work items per team
 
+  /// The chunk's elements, and room to align them to a Vec.
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int thin, index_t chunk) {
-    return sizeof(T) * static_cast<std::size_t>(chunk) * static_cast<std::size_t>(thin + 1);
+    return sizeof(T) * static_cast<std::size_t>(chunk) * static_cast<std::size_t>(thin) +
+           alignof(Vec);
   }
 
-  /// dst = src for the chunk's nq x thin elements from q0, in the wide
-  /// array's order (r, then q fastest) or the narrow one's (q, then r
-  /// fastest): work item tid takes elements tid, tid + threads, ..., K loads
-  /// at a time. Its (outer, inner) position steps by threads with no division
-  /// (one per chunk and work item, where it starts).
-  template <bool ToScratch>
-  KOKKOS_INLINE_FUNCTION void pass(const member_type& team, const T* src, T* dst, bool wide,
-                                   index_t q0, index_t nq) const {
-    const index_t count = nq * thin, inner = wide ? nq : index_t(thin);
-    const index_t d_outer = div_nonneg(threads, inner), d_inner = threads - d_outer * inner;
+  KOKKOS_INLINE_FUNCTION void fetch(const member_type& team, T* s, index_t q0, index_t nq) const {
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int tid) {
-      index_t o = div_nonneg(tid, inner), i = tid - o * inner;
-      for (index_t e0 = tid; e0 < count; e0 += index_t(K) * threads) {
-        T v[K];
-        index_t to[K];
+      for (index_t q = tid; q < nq; q += threads) {
+        const T* src = in + q0 + q;
+        T* dst = s + q * thin;
+        for (int r0 = 0; r0 < thin; r0 += K) {
+          T v[K];
 TILEKIT_UNROLL
-        for (int k = 0; k < K; ++k) {
-          if (e0 + index_t(k) * threads < count) {
-            const index_t r = wide ? o : i, q = wide ? i : o;
-            const index_t g = wide ? r * ws + q0 + q : (q0 + q) * ns + r;
-            const index_t sc = q * (thin + 1) + r;
-            v[k] = src[ToScratch ? g : sc];
-            to[k] = ToScratch ? sc : g;
-          }
-          o += d_outer;
-          i += d_inner;
-          if (i >= inner) {
-            i -= inner;
-            ++o;
-          }
+          for (int k = 0; k < K; ++k) v[k] = src[(r0 + k < thin ? r0 + k : r0) * ws];
+TILEKIT_UNROLL
+          for (int k = 0; k < K; ++k)
+            if (r0 + k < thin) dst[r0 + k] = v[k];
         }
-TILEKIT_UNROLL
-        for (int k = 0; k < K; ++k)
-          if (e0 + index_t(k) * threads < count) dst[to[k]] = v[k];
+      }
+    });
+  }
+
+  KOKKOS_INLINE_FUNCTION void store(const member_type& team, const T* s, index_t q0,
+                                    index_t nq) const {
+    const index_t count = nq * thin;
+    T* dst = out + q0 * ns;
+    const bool dense = ns == thin;
+    const bool aligned = W > 1 && reinterpret_cast<std::uintptr_t>(dst) % sizeof(Vec) == 0;
+    const index_t units = dense && aligned ? count / W : 0;  // whole Vecs, then elements
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, threads), [&](const int tid) {
+      const Vec* sv = reinterpret_cast<const Vec*>(s);
+      Vec* dv = reinterpret_cast<Vec*>(dst);
+      for (index_t u = tid; u < units; u += threads) dv[u] = sv[u];
+      if (dense) {
+        for (index_t e = units * W + tid; e < count; e += threads) dst[e] = s[e];
+      } else {
+        for (index_t e = tid; e < count; e += threads) {
+          const index_t q = div_nonneg(e, thin);
+          dst[q * ns + (e - q * thin)] = s[e];
+        }
       }
     });
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    T* s = static_cast<T*>(team.team_shmem().get_shmem(scratch_bytes(thin, chunk)));
+    T* s = static_cast<T*>(team.team_shmem().get_shmem_aligned(
+        sizeof(T) * static_cast<std::size_t>(chunk) * static_cast<std::size_t>(thin),
+        alignof(Vec)));
     for (index_t c = team.league_rank(); c < chunks; c += team.league_size()) {
       const index_t q0 = c * chunk, nq = len - q0 < chunk ? len - q0 : chunk;
-      pass<true>(team, in, s, wide_in, q0, nq);
+      fetch(team, s, q0, nq);
       team.team_barrier();
-      pass<false>(team, s, out, !wide_in, q0, nq);
+      store(team, s, q0, nq);
       team.team_barrier();
     }
   }
