@@ -46,12 +46,14 @@ struct Traits<Kokkos::Cuda> {
   /// side and hold at least 16 bytes (4 x N floats), chunks of 512 long-side
   /// elements go through team scratch (TransposeThinStaged: 32 KiB for the
   /// widest rows), read by 512-thread teams, one column of the chunk per work
-  /// item, and written back in 16-byte units. A prototype of its layout on
-  /// an H100 (2^26 4-byte elements, % of the copy of the same run) swept the
-  /// team: 128 / 256 / 512 threads, 8 x N 88 / 92 / 94, 9 x N 88 / 92 / 94,
-  /// 16 x N 88 / 90 / 91, 4 x N 91 / 93 / 95. The former staged kernel (128
-  /// threads, chunks of 256, element-wise passes) ran 8 x 2^23 floats at 59%,
-  /// 16 x 2^23 at 62% (integer-bound: 74% of the SM's issue, 49% of DRAM).
+  /// item, and written back in 16-byte units. H100, % of copy: 8 x 2^23
+  /// floats 96, 9 x 2^23 98, 16 x 2^23 94, 4 x 2^24 90, 12 x 2^23 97 (the
+  /// former staged kernel, 128-thread teams and element-wise passes: 59, 52,
+  /// 62, -, -; integer-bound at 74% of the SMs' issue). A prototype swept the
+  /// team, 128 / 256 / 512 threads: 8 x N 88 / 92 / 94, 16 x N 88 / 90 / 91.
+  /// Where the input's rows are the thin side, each work item reads its own
+  /// row, which its neighbours' reads leave in cache (TransposeThin): 2^23 x
+  /// 8, 9 and 16 floats 96-98, 2^25 x 2 93 (bench/results/thin-h100/).
   static constexpr int transpose_thin_bytes = 64;
   /// Skewed tiles (TransposeTiled): every store starts on a 32-byte sector
   /// where the output's rows do not (odd rows). H100, tiled_padded, % of the

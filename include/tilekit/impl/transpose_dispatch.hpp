@@ -273,8 +273,7 @@ class TransposePlan {
       // the widest thin side the backend sends here (R), or a quarter of it
       // where the side is that short: R registers would cost the sides that
       // keep only a few loads in flight their occupancy (H100, 2^25 x 2
-      // floats: 91.8% of copy with one element in flight, 80.1% with room
-      // for 16).
+      // floats: 80.1% of copy with registers for 16, 93.3% with 4).
       constexpr int R = std::max(1, impl::transpose_thin_bytes<ExecSpace>() / int(sizeof(T)));
       auto run = [&](auto batch) {
         using F = impl::TransposeThin<T, decltype(batch)::value>;
