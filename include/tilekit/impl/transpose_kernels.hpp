@@ -228,9 +228,9 @@ struct TransposeThin {
 /// chunk is one contiguous run of the output, copied from scratch in units of
 /// VecBytes where the run starts on one (else element by element), with no
 /// index arithmetic; otherwise element e goes to row e / thin. H100, % of
-/// copy, 2^26 floats: this layout 91-94 for 4 to 16 rows; the former one
-/// (padded scratch rows, both passes element by element with the (q, r)
-/// stepping of every element) 59-62, bound by its integer instructions.
+/// copy, 2^25 to 2^26 floats: this layout 90-98 for 4 to 16 rows; the former
+/// one (padded scratch rows, both passes element by element with the (q, r)
+/// stepping of every element) 52-62, bound by its integer instructions.
 template <class Exec, class T, int K, int VecBytes>
 struct TransposeThinStaged {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
