@@ -104,6 +104,40 @@ TYPED_TEST(Transpose, ThinMatricesAndWindows) {
   EXPECT_EQ(wrong, 0);
 }
 
+/// The thin kernel (impl::TransposeThin) launched directly with batches of 4
+/// elements, whatever the backend's batch: sides of 1 to 13 elements (whole
+/// batches, the tails of 2 and 1 after them, and sides shorter than a
+/// batch), rows and columns thin, row strides larger than the extents.
+TYPED_TEST(Transpose, ThinKernelBatches) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using Mem = typename E::memory_space;
+  using F = tilekit::impl::TransposeThin<T, 4>;
+  E exec;
+  const int len = 301;
+  for (int thin : {1, 2, 3, 4, 5, 7, 8, 13})
+    for (bool rows_thin : {true, false}) {
+      // in: m x n with row stride n + 2, out: n x m with row stride m + 1
+      const int m = rows_thin ? thin : len, n = rows_thin ? len : thin;
+      const int si = n + 2, so = m + 1;
+      Kokkos::View<T*, Mem> in("in", m * si), out("out", n * so);
+      auto hin = Kokkos::create_mirror_view(in);
+      for (int i = 0; i < m * si; ++i) hin(i) = static_cast<T>(value_of(i));
+      Kokkos::deep_copy(in, hin);
+      Kokkos::deep_copy(out, poison<T>());
+      const F f = rows_thin ? F{in.data(), out.data(), 1, si, so, 1, thin}
+                            : F{in.data(), out.data(), si, 1, 1, so, thin};
+      Kokkos::parallel_for("thin", Kokkos::RangePolicy<E>(exec, 0, len), f);
+      exec.fence();
+      auto hout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+      long wrong = 0;
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < so; ++i)
+          wrong += hout(j * so + i) != (i < m ? hin(i * si + j) : poison<T>());
+      EXPECT_EQ(wrong, 0) << "thin " << thin << " rows_thin " << rows_thin;
+    }
+}
+
 /// The staged thin kernel (impl::TransposeThinStaged: what backends with a
 /// transpose_thin_chunk run for thin matrices) launched directly on every
 /// space, with 16-byte store units and element by element: a wide input with

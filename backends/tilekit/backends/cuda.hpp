@@ -55,6 +55,13 @@ struct Traits<Kokkos::Cuda> {
   /// row, which its neighbours' reads leave in cache (TransposeThin): 2^23 x
   /// 8, 9 and 16 floats 96-98, 2^25 x 2 93 (bench/results/thin-h100/).
   static constexpr int transpose_thin_bytes = 64;
+  /// A work item of TransposeThin loads its whole thin side before it
+  /// stores it: 2^23 x 16 floats with one load in flight at a time ran at 56%
+  /// of copy (no eligible warp in 93% of issue slots), 98% with the batch.
+  /// Hosts keep the plain loop (transpose_thin_batch_bytes unset): on the
+  /// 2-core development machine batches of 2, 4 and 8 floats ran slower than
+  /// one at a time (2 x 2^23: 19, 14, 13 and 8 GB/s for 1, 2, 4 and 8).
+  static constexpr int transpose_thin_batch_bytes = 64;
   /// Skewed tiles (TransposeTiled): every store starts on a 32-byte sector
   /// where the output's rows do not (odd rows). H100, tiled_padded, % of the
   /// copy of the same run, --align 0 -> 32 (bench/results/skew-h100/):

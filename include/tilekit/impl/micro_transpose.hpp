@@ -50,6 +50,9 @@ TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_bytes, 0)
 TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_chunk, 0)
 /// The thinnest output row, in bytes, that takes the staged thin kernel.
 TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_stage_bytes, 0)
+/// Bytes of its thin side a work item of the thin kernel (TransposeThin) loads
+/// before it stores them (0: one element at a time).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_batch_bytes, 0)
 /// Work items per team of the staged thin kernel (0: the plan's team).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_team, 0)
 /// Bytes of the units in which the staged thin kernel writes a dense output

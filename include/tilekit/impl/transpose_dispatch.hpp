@@ -269,12 +269,14 @@ class TransposePlan {
       }
       if (dry_run) return 0;
       // rows thin: (i, j) = (r, q); columns thin: (i, j) = (q, r). Element
-      // (i, j) is in[i * si0 + j] and out[j * so0 + i]. A work item holds
-      // the widest thin side the backend sends here (R), or a quarter of it
-      // where the side is that short: R registers would cost the sides that
-      // keep only a few loads in flight their occupancy (H100, 2^25 x 2
-      // floats: 80.1% of copy with registers for 16, 93.3% with 4).
-      constexpr int R = std::max(1, impl::transpose_thin_bytes<ExecSpace>() / int(sizeof(T)));
+      // (i, j) is in[i * si0 + j] and out[j * so0 + i]. A work item loads
+      // batches of R elements (the backend's transpose_thin_batch_bytes), or
+      // of a quarter of that where the side is that short: R registers would
+      // cost the sides that keep only a few loads in flight their occupancy
+      // (H100, 2^25 x 2 floats: 80.1% of copy with registers for 16, 93.3%
+      // with 4).
+      constexpr int R =
+          std::max(1, impl::transpose_thin_batch_bytes<ExecSpace>() / int(sizeof(T)));
       auto run = [&](auto batch) {
         using F = impl::TransposeThin<T, decltype(batch)::value>;
         F f = rows_thin ? F{in, out, 1, g.si0, g.so0, 1, static_cast<int>(m)}
