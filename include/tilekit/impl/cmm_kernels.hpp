@@ -83,12 +83,6 @@ constexpr int stage_count(int elements, int threads, int regs) {
   return per < 1 ? 1 : (per < regs ? per : regs);
 }
 
-/// W consecutive elements read from scratch as one aligned unit.
-template <class T, int W>
-struct alignas(W * sizeof(T)) Pack {
-  T v[W];
-};
-
 /// Tiled through team scratch, register-blocked. A tile is tile_rows = RI TR
 /// consecutive rows of A (both parities) by tile_sets = RJ TC column sets,
 /// computed by TR x TC work items. Item v has one parity p: items of parity 0

@@ -25,6 +25,7 @@
 // item tid takes partials tid, tid + threads, ... Loads of them loaded at once
 // (a pairwise tree of each Loads).
 #include <tilekit/impl/reduce_ops.hpp>
+#include <tilekit/impl/tile_copy.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -60,9 +61,7 @@ struct ReduceKernel {
   /// MinLoc/MaxLoc: groups of K rows whose values are folded before their
   /// indices are looked for (locate(); 0: value and index per element).
   static constexpr int Locate = requires { traits::improves; } ? LocateRows / Loads : 0;
-  struct alignas(W * sizeof(T)) Vec {
-    T x[W];
-  };
+  using Vec = Pack<T, W>;
   static_assert(sizeof(Vec) == W * sizeof(T), "tilekit::reduce: load_bytes must be a power of two");
 
   const T* data;
@@ -109,7 +108,7 @@ TILEKIT_UNROLL
     auto fold = [&](int k, const Vec& v, index_t at) {
       const index_t e0 = head + at * W;
 TILEKIT_LANES
-      for (int j = 0; j < W; ++j) traits::add(acc[k * W + j], v.x[j], e0 + j);
+      for (int j = 0; j < W; ++j) traits::add(acc[k * W + j], v.v[j], e0 + j);
     };
     index_t r = r0;
     if constexpr (Locate > 0) locate(r, r1, vec, tid, acc);
@@ -163,11 +162,11 @@ TILEKIT_UNROLL
 TILEKIT_UNROLL
         for (int k = 0; k < K; ++k)
 TILEKIT_LANES
-          for (int j = 0; j < W; ++j) VT::add(m[k * W + j], v[k].x[j], 0);
+          for (int j = 0; j < W; ++j) VT::add(m[k * W + j], v[k].v[j], 0);
       }
       settle(acc, m, groups, [&](index_t g, int q) {
         const index_t at = (r + g * K + q / W) * stride + tid;
-        return Kokkos::pair<T, index_t>(vec[at].x[q % W], head + at * W + q % W);
+        return Kokkos::pair<T, index_t>(vec[at].v[q % W], head + at * W + q % W);
       });
       r += groups * K;
     }

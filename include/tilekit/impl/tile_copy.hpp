@@ -33,6 +33,13 @@ KOKKOS_INLINE_FUNCTION index_t div_nonneg(index_t a, index_t b) {
   return a / b;
 }
 
+/// W consecutive elements moved as one aligned unit (a vector load or store
+/// where the memory is aligned to it).
+template <class T, int W>
+struct alignas(W * sizeof(T)) Pack {
+  T v[W];
+};
+
 /// Scratch tile: rows x ld elements, ld = tile edge + padding.
 template <class T, class Exec>
 using ScratchTile = Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::scratch_memory_space,

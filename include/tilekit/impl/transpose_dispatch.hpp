@@ -285,10 +285,13 @@ class TransposePlan {
             opts_.label + "_thin",
             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, q), f);
       };
-      if (R >= 4 && (rows_thin ? m : n) <= R / 4)
-        run(std::integral_constant<int, std::max(1, R / 4)>{});
-      else
-        run(std::integral_constant<int, R>{});
+      if constexpr (R >= 4) {
+        if ((rows_thin ? m : n) <= R / 4) {
+          run(std::integral_constant<int, R / 4>{});
+          return 0;
+        }
+      }
+      run(std::integral_constant<int, R>{});
       return 0;
     }
     int skewed = 0;

@@ -236,9 +236,7 @@ struct TransposeThinStaged {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   static constexpr int W =
       VecBytes > int(sizeof(T)) && VecBytes % int(sizeof(T)) == 0 ? VecBytes / int(sizeof(T)) : 1;
-  struct alignas(W * sizeof(T)) Vec {
-    T x[W];
-  };
+  using Vec = Pack<T, W>;
   const T* in;
   T* out;
   index_t len, ws, ns;
