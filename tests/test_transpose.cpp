@@ -326,6 +326,61 @@ TYPED_TEST(Transpose, LargestTeamsTheSpaceLaunches) {
   }
 }
 
+TYPED_TEST(Transpose, UnstagedTeamsOfManyWorkItems) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  // Teams whose tiles take the kernel without staging registers (with_stage):
+  // a few elements per work item (tile 8, 16 and 32 with 64 to 256 work
+  // items), and more elements per work item than the staging registers hold
+  // (tile 64 with 64 work items). The flat team's loads and stores walk the
+  // tile in row-major order (flat_move). GPU spaces only: a host team is one
+  // thread (TileCopy.FlatMove covers teams of many work items on every build).
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible)
+    GTEST_SKIP() << "host teams are one thread";
+  for (auto [tile, rows] : {std::pair{8, 2}, {16, 4}, {32, 8}, {64, 2}, {33, 3}}) {
+    tilekit::TransposeOptions o;
+    o.tile = tile;
+    o.team_rows = rows;
+    o.vector = 32;
+    for (int per_team : {1, 3}) {
+      o.tiles_per_team = per_team;
+      for (auto [r, c] : {std::pair{97, 101}, {64, 64}, {1, 300}, {300, 1}})
+        check_transpose<E, T, Kokkos::LayoutRight>(r, c, tilekit::TransposeVariant::tiled_padded,
+                                                   o);
+    }
+  }
+}
+
+/// flat_move, run for every work item of a simulated team in turn: each
+/// element of the block is moved exactly once, to its place, for teams of
+/// one, fewer, as many and more work items than the block has columns, and
+/// batches of 1 and 8 loads.
+TEST(TileCopy, FlatMove) {
+  for (int nt : {1, 2, 3, 7, 32, 64, 100})
+    for (auto [nr, nc] : {std::pair{1, 1}, {3, 5}, {17, 31}, {64, 64}, {1, 100}, {100, 1}}) {
+      auto check = [&](auto K) {
+        std::vector<int> moved(static_cast<std::size_t>(nr) * nc, 0);
+        std::vector<long> got(moved.size(), -1);
+        for (int tid = 0; tid < nt; ++tid)
+          tilekit::impl::flat_move<decltype(K)::value>(
+              nr, nc, tid, nt, [&](int r, int c) { return 1000L * r + c; },
+              [&](int r, int c, long v) {
+                ++moved[static_cast<std::size_t>(r) * nc + c];
+                got[static_cast<std::size_t>(r) * nc + c] = v;
+              });
+        for (int r = 0; r < nr; ++r)
+          for (int c = 0; c < nc; ++c) {
+            const auto q = static_cast<std::size_t>(r) * nc + c;
+            ASSERT_EQ(moved[q], 1) << nt << " work items, " << nr << " x " << nc << " at " << r
+                                   << ", " << c;
+            ASSERT_EQ(got[q], 1000L * r + c);
+          }
+      };
+      check(std::integral_constant<int, 1>{});
+      check(std::integral_constant<int, 8>{});
+    }
+}
+
 /// Outputs past the backends' stream_min_bytes take the host path's streaming
 /// stores (where compiled in): rows whose start is 16-byte aligned are
 /// streamed, the others stored plainly. Two cases mix both: an even output

@@ -1,8 +1,10 @@
 #pragma once
 // Team-level moves between global memory and a scratch tile, shared by every
-// tiled kernel. Team ranks split the tile's rows, vector lanes split its
-// columns (so lanes touch consecutive addresses), and each work item issues K
-// independent loads before its first store.
+// tiled kernel. In teams with vector lanes (team_move) team ranks split the
+// tile's rows and lanes its columns; in flat teams (flat_move, the staged
+// moves) consecutive work items take consecutive elements. Either way lanes
+// touch consecutive addresses, and each work item issues its loads before its
+// first store.
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
@@ -53,8 +55,7 @@ using ScratchArray = Kokkos::View<T*, typename Exec::scratch_memory_space,
 /// The team moves an nr x nc block element by element: team ranks take rows,
 /// K rows per work item whose loads are all issued before the first store,
 /// and vector lanes take columns, so consecutive lanes touch consecutive
-/// columns. get(r, c) returns element (r, c); put(r, c, v) stores it. Every
-/// tiled kernel's global <-> scratch move is one of these.
+/// columns. get(r, c) returns element (r, c); put(r, c, v) stores it.
 template <int K, class Member, class Get, class Put>
 KOKKOS_INLINE_FUNCTION void team_move(const Member& team, int nr, int nc, const Get& get,
                                       const Put& put) {
@@ -75,22 +76,67 @@ TILEKIT_UNROLL
   }
 }
 
-/// s(r, c) = src[r * ld_src + c] for r < nr, c < nc.
-template <int K, class Member, class Tile, class T>
-KOKKOS_INLINE_FUNCTION void tile_load(const Member& team, const Tile& s, const T* src,
-                                      index_t ld_src, int nr, int nc) {
-  team_move<K>(
-      team, nr, nc, [&](const int r, const int c) { return src[r * ld_src + c]; },
+/// A flat team (work item `tid` of `nt`, no vector lanes) moves an nr x nc
+/// block: the work items take elements q = tid + e * nt in row-major order, so
+/// consecutive work items touch consecutive columns, and each issues K loads
+/// (get(r, c)) before its first store (put(r, c, v)). A team of one work item
+/// (hosts) walks the rows with a plain inner loop over the columns. The
+/// transposes' kernels without staging registers move their tiles with it
+/// (team_move would give each work item of a flat team a whole row: every
+/// load of a warp in a different row).
+template <int K, class Get, class Put>
+KOKKOS_INLINE_FUNCTION void flat_move(int nr, int nc, int tid, int nt, const Get& get,
+                                      const Put& put) {
+  if (nt == 1) {
+    for (int r = 0; r < nr; ++r)
+      for (int c = 0; c < nc; ++c) put(r, c, get(r, c));
+    return;
+  }
+  using V = std::remove_cv_t<std::remove_reference_t<decltype(get(0, 0))>>;
+  const int dr = nt / nc, dc = nt % nc;
+  auto step = [&](int& r, int& c) {
+    r += dr;
+    c += dc;
+    if (c >= nc) {
+      c -= nc;
+      ++r;
+    }
+  };
+  int r = tid / nc, c = tid % nc;
+  while (r < nr) {
+    const int r1 = r, c1 = c;
+    V v[K];
+TILEKIT_UNROLL
+    for (int k = 0; k < K; ++k) {
+      v[k] = r < nr ? get(r, c) : V{};
+      step(r, c);
+    }
+    r = r1;
+    c = c1;
+TILEKIT_UNROLL
+    for (int k = 0; k < K; ++k) {
+      if (r < nr) put(r, c, v[k]);
+      step(r, c);
+    }
+  }
+}
+
+/// s(r, c) = src[r * ld_src + c] for r < nr, c < nc, by a flat team.
+template <int K, class Tile, class T>
+KOKKOS_INLINE_FUNCTION void flat_tile_load(const Tile& s, const T* src, index_t ld_src, int nr,
+                                           int nc, int tid, int nt) {
+  flat_move<K>(
+      nr, nc, tid, nt, [&](const int r, const int c) { return src[r * ld_src + c]; },
       [&](const int r, const int c, const T& v) { s(r, c) = v; });
 }
 
-/// dst[c * ld_dst + r] = s(r, c) for r < nr, c < nc: the tile written transposed,
-/// team ranks over destination rows, lanes along them.
-template <int K, class Member, class Tile, class T>
-KOKKOS_INLINE_FUNCTION void tile_store_transposed(const Member& team, const Tile& s, T* dst,
-                                                  index_t ld_dst, int nr, int nc) {
-  team_move<K>(
-      team, nc, nr, [&](const int c, const int r) { return s(r, c); },
+/// dst[c * ld_dst + r] = s(r, c) for r < nr, c < nc: the tile written
+/// transposed by a flat team, consecutive work items along destination rows.
+template <int K, class Tile, class T>
+KOKKOS_INLINE_FUNCTION void flat_store_transposed(const Tile& s, T* dst, index_t ld_dst, int nr,
+                                                  int nc, int tid, int nt) {
+  flat_move<K>(
+      nc, nr, tid, nt, [&](const int c, const int r) { return s(r, c); },
       [&](const int c, const int r, const T& v) { dst[c * ld_dst + r] = v; });
 }
 

@@ -83,8 +83,8 @@ struct TransposeInplaceBlocked {
         stage_commit(va, sa, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_commit(vb, sb, q.nj, q.ni, tid, nt);
       } else {
-        tile_load<K>(team, sa, q.upper, n, q.ni, q.nj);
-        if (q.mirrored) tile_load<K>(team, sb, q.lower, n, q.nj, q.ni);
+        flat_tile_load<K>(sa, q.upper, n, q.ni, q.nj, tid, nt);
+        if (q.mirrored) flat_tile_load<K>(sb, q.lower, n, q.nj, q.ni, tid, nt);
       }
       team.team_barrier();
       // The next pair's loads are issued before this pair is stored.
@@ -97,8 +97,8 @@ struct TransposeInplaceBlocked {
         stage_store_transposed(sa, q.lower, n, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_store_transposed(sb, q.upper, n, q.nj, q.ni, tid, nt);
       } else {
-        tile_store_transposed<K>(team, sa, q.lower, n, q.ni, q.nj);
-        if (q.mirrored) tile_store_transposed<K>(team, sb, q.upper, n, q.nj, q.ni);
+        flat_store_transposed<K>(sa, q.lower, n, q.ni, q.nj, tid, nt);
+        if (q.mirrored) flat_store_transposed<K>(sb, q.upper, n, q.nj, q.ni, tid, nt);
       }
       team.team_barrier();
     }

@@ -134,7 +134,7 @@ struct TransposeTiled {
         micro_store_transposed<B>(in + g.r0 * ld_in + g.j0, ld_in, s.data(),
                                   static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt, false);
       else
-        tile_load<K>(team, s, in + g.r0 * ld_in + g.j0, ld_in, g.nr, g.nc);
+        flat_tile_load<K>(s, in + g.r0 * ld_in + g.j0, ld_in, g.nr, g.nc, tid, nt);
       team.team_barrier();
       const index_t tn = t + team.league_size();
       if (tn < ntiles) {
@@ -148,7 +148,7 @@ struct TransposeTiled {
       else if constexpr (B > 0)  // whole destination rows, one contiguous run each
         store_tile_rows(s, out + g.j0 * ld_out + g.i0, ld_out, g.nc, g.nr, tid, nt, stream);
       else
-        tile_store_transposed<K>(team, s, out + g.j0 * ld_out + g.i0, ld_out, g.nr, g.nc);
+        flat_store_transposed<K>(s, out + g.j0 * ld_out + g.i0, ld_out, g.nr, g.nc, tid, nt);
       team.team_barrier();
     }
     stream_fence(stream);
