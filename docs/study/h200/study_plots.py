@@ -121,25 +121,31 @@ def bars(ax, groups, series, values, ylabel, title):
     ax.legend(fontsize=7)
 
 
-def launch(data, out):
-    rows = [r for r in rows_of(data, "launch", "transpose") if r["variant"] not in ("copy", "memcpy")]
+def by_space(data, study, op=None):
+    """The study's rows but the baselines, grouped by space in order of first
+    appearance: a figure with a panel per space and [(axis, space, rows)], or
+    (None, []) when there are none."""
+    rows = [r for r in rows_of(data, study, op) if r["variant"] not in ("copy", "memcpy")]
     spaces = list(dict.fromkeys(r["space"] for r in rows))
-    if spaces:
-        fig, axes = panels(len(spaces))
-        for ax, sp in zip(axes, spaces):
-            sel = [r for r in rows if r["space"] == sp]
+    if not spaces:
+        return None, []
+    fig, axes = panels(len(spaces))
+    return fig, [(ax, sp, [r for r in rows if r["space"] == sp]) for ax, sp in zip(axes, spaces)]
+
+
+def launch(data, out):
+    fig, parts = by_space(data, "launch", "transpose")
+    if parts:
+        for ax, sp, sel in parts:
             groups = list(dict.fromkeys(r["sweep"] for r in sel))
             series = list(dict.fromkeys(r["variant"] for r in sel))
             vals = {(r["sweep"], r["variant"]): r["gelems"] for r in sel}
             bars(ax, groups, series, {(groups.index(g), s): v for (g, s), v in vals.items()},
                  "Gelem/s", f"transpose {sel[0]['shape'][0]}^2 float - {sp}")
         save(fig, out, "launch-transpose.png")
-    rows = [r for r in rows_of(data, "launch", "reduce") if r["variant"] not in ("copy", "memcpy")]
-    spaces = list(dict.fromkeys(r["space"] for r in rows))
-    if spaces:
-        fig, axes = panels(len(spaces))
-        for ax, sp in zip(axes, spaces):
-            sel = [r for r in rows if r["space"] == sp]
+    fig, parts = by_space(data, "launch", "reduce")
+    if parts:
+        for ax, sp, sel in parts:
             groups = list(dict.fromkeys(r["variant"] for r in sel))
             series = list(dict.fromkeys(r["sweep"] for r in sel))
             vals = {(groups.index(r["variant"]), r["sweep"]): r["gbps"] for r in sel}
@@ -184,13 +190,10 @@ def cpu_gpu(data, out):
 
 
 def ladder(data, out):
-    rows = [r for r in rows_of(data, "ladder") if r["variant"] not in ("copy", "memcpy")]
-    spaces = list(dict.fromkeys(r["space"] for r in rows))
-    if not spaces:
+    fig, parts = by_space(data, "ladder")
+    if not parts:
         return
-    fig, axes = panels(len(spaces))
-    for ax, sp in zip(axes, spaces):
-        sel = [r for r in rows if r["space"] == sp]
+    for ax, sp, sel in parts:
         groups = [r["variant"] for r in sel]
         vals = {}
         for i, r in enumerate(sel):
@@ -204,13 +207,10 @@ def ladder(data, out):
 
 
 def dims(data, out):
-    rows = [r for r in rows_of(data, "dims") if r["variant"] not in ("copy", "memcpy")]
-    spaces = list(dict.fromkeys(r["space"] for r in rows))
-    if not spaces:
+    fig, parts = by_space(data, "dims")
+    if not parts:
         return
-    fig, axes = panels(len(spaces))
-    for ax, sp in zip(axes, spaces):
-        sel = [r for r in rows if r["space"] == sp]
+    for ax, sp, sel in parts:
         groups, vals, series = [], {}, []
         for r in sel:
             g = "2-D (1,0)" if r["op"] == "transpose" else "3-D (" + ",".join(map(str, r["perm"])) + ")"
