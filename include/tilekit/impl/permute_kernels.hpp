@@ -298,8 +298,8 @@ TILEKIT_UNROLL
         stage_walk<N>(g.count[load_rows], g.count[load_cols], tid, nt,
                       [&](const int e, const int r, const int c) { s(r * ld + c) = v[e]; });
       else
-        team_move<K>(
-            team, g.count[load_rows], g.count[load_cols],
+        flat_move<K>(
+            g.count[load_rows], g.count[load_cols], tid, nt,
             [&](const int r, const int c) { return src[box.in_row(r) + c]; },
             [&](const int r, const int c, const T& x) { s(r * ld + c) = x; });
       team.team_barrier();
@@ -327,8 +327,8 @@ TILEKIT_UNROLL
           micro_store_transposed<B>(s.data(), ld, dst, L.out_row, g.count[store_cols],
                                     g.count[store_rows], tid, nt, stream);
       } else
-        team_move<K>(
-            team, g.count[store_rows], g.count[store_cols],
+        flat_move<K>(
+            g.count[store_rows], g.count[store_cols], tid, nt,
             [&](const int a, const int j) { return s(box.s_row(a) + box.s_col(j)); },
             [&](const int a, const int j, const T& x) { store(dst + box.out_row(a) + j, x); });
       if (!more) {

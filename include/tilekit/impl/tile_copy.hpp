@@ -1,10 +1,9 @@
 #pragma once
 // Team-level moves between global memory and a scratch tile, shared by every
-// tiled kernel. In teams with vector lanes (team_move) team ranks split the
-// tile's rows and lanes its columns; in flat teams (flat_move, the staged
-// moves) consecutive work items take consecutive elements. Either way lanes
+// tiled kernel. The tiled kernels' teams are flat (no vector lanes):
+// consecutive work items take consecutive elements of a tile row, so they
 // touch consecutive addresses, and each work item issues its loads before its
-// first store.
+// first store (flat_move: K at a time; the staged moves: all of them).
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
@@ -52,38 +51,14 @@ template <class T, class Exec>
 using ScratchArray = Kokkos::View<T*, typename Exec::scratch_memory_space,
                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
-/// The team moves an nr x nc block element by element: team ranks take rows,
-/// K rows per work item whose loads are all issued before the first store,
-/// and vector lanes take columns, so consecutive lanes touch consecutive
-/// columns. get(r, c) returns element (r, c); put(r, c, v) stores it.
-template <int K, class Member, class Get, class Put>
-KOKKOS_INLINE_FUNCTION void team_move(const Member& team, int nr, int nc, const Get& get,
-                                      const Put& put) {
-  using V = std::remove_cv_t<std::remove_reference_t<decltype(get(0, 0))>>;
-  const int R = team.team_size();
-  for (int r0 = team.team_rank(); r0 < nr; r0 += R * K) {
-    Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, nc), [&](const int c) {
-      V v[K];
-TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k) {
-        const int r = r0 + k * R;
-        v[k] = r < nr ? get(r, c) : V{};
-      }
-TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k)
-        if (r0 + k * R < nr) put(r0 + k * R, c, v[k]);
-    });
-  }
-}
-
 /// A flat team (work item `tid` of `nt`, no vector lanes) moves an nr x nc
 /// block: the work items take elements q = tid + e * nt in row-major order, so
 /// consecutive work items touch consecutive columns, and each issues K loads
 /// (get(r, c)) before its first store (put(r, c, v)). A team of one work item
 /// (hosts) walks the rows with a plain inner loop over the columns. The
-/// transposes' kernels without staging registers move their tiles with it
-/// (team_move would give each work item of a flat team a whole row: every
-/// load of a warp in a different row).
+/// kernels without staging registers move their tiles with it. (It replaced
+/// a move that gave team ranks rows and vector lanes columns: in a flat team
+/// each work item had a whole row, and a warp's loads fell in 32 rows.)
 template <int K, class Get, class Put>
 KOKKOS_INLINE_FUNCTION void flat_move(int nr, int nc, int tid, int nt, const Get& get,
                                       const Put& put) {
