@@ -71,16 +71,18 @@ Kokkos::TeamPolicy<Exec, Props...> team_policy(const std::string& where, const E
 /// a team of `team` work items that each move `per_item` elements of a tile.
 /// The kernel without staging registers (N = 1: tiles move through scratch
 /// with K loads in flight) takes the teams staging cannot help or cannot
-/// launch: a work item of at most K elements (the unstaged kernel has them
+/// launch: a work item of fewer than K elements (the unstaged kernel has them
 /// all in flight at once, and its fewer registers let more teams share a
-/// compute unit), and teams of more than Traits::staged_team_max work items
-/// (more than the staged kernel's registers let a compute unit launch).
+/// compute unit; exactly K, as the default 32 x 32 tiles of 16-byte elements
+/// with 128 work items have, stays staged: not measured unstaged), and teams
+/// of more than Traits::staged_team_max work items (more than the staged
+/// kernel's registers let a compute unit launch).
 template <class Exec, class Fn>
 void with_stage(int team, int per_item, Fn&& fn) {
   using Tr = backends::Traits<Exec>;
   using K = std::integral_constant<int, Tr::loads_in_flight>;
   if constexpr (Tr::stage_registers > 1) {
-    if (team > Tr::staged_team_max || per_item <= K::value) {
+    if (team > Tr::staged_team_max || per_item < K::value) {
       fn(K{}, std::integral_constant<int, 1>{});
       return;
     }
