@@ -35,16 +35,19 @@ void check_batched(int b, int m, int n) {
   tilekit::PermutePlan plan(exec, in, out, {0, 2, 1});
   const auto& f = plan.fused_shape();
   constexpr bool right = std::is_same_v<Layout, Kokkos::LayoutRight>;
-  if (b > 1 && m > 1 && n > 1) EXPECT_EQ(f.rank, 3);  // the batch stays a dimension of its own
+  if (b > 1 && m > 1 && n > 1) {
+    EXPECT_EQ(f.rank, 3);  // the batch stays a dimension of its own
+  }
   if (right && b > 1 && m > 1 && n > 1) {
     // The tiled kernel, never the naive one; without offset tables when both
     // matrix edges reach the tile (smaller matrices pack the batch into a
     // tile's runs and read their offsets from tables).
     EXPECT_EQ(plan.method(), tilekit::PermuteMethod::tiled);
     const int tile = plan.config().tile;
-    if (m >= tile && n >= tile)
+    if (m >= tile && n >= tile) {
       EXPECT_EQ(plan.tiled_layout().kind, tilekit::impl::BoxKind::affine)
           << b << "x" << m << "x" << n << " tile " << tile;
+    }
   } else if (b == 1 && m > 1 && n > 1) {
     EXPECT_EQ(f.rank, 2);  // a 2-D transpose
   }
