@@ -68,7 +68,8 @@ Kokkos::TeamPolicy<Exec, Props...> team_policy(const std::string& where, const E
 }
 
 /// Calls fn(K, N): the backend's loads in flight and staging registers, for
-/// a team of `team` work items that each move `per_item` elements of a tile.
+/// the launch c (a flat team of team_rows x vector work items, each moving
+/// its share of a tile x tile tile).
 /// The kernel without staging registers (N = 1: tiles move through scratch
 /// with K loads in flight) takes the teams staging cannot help or cannot
 /// launch: a work item of fewer than K elements (the unstaged kernel has them
@@ -78,10 +79,12 @@ Kokkos::TeamPolicy<Exec, Props...> team_policy(const std::string& where, const E
 /// of more than Traits::staged_team_max work items (more than the staged
 /// kernel's registers let a compute unit launch).
 template <class Exec, class Fn>
-void with_stage(int team, int per_item, Fn&& fn) {
+void with_stage(const backends::TileConfig& c, Fn&& fn) {
   using Tr = backends::Traits<Exec>;
   using K = std::integral_constant<int, Tr::loads_in_flight>;
   if constexpr (Tr::stage_registers > 1) {
+    const int team = c.team_rows * c.vector;
+    const long per_item = (static_cast<long>(c.tile) * c.tile + team - 1) / team;
     if (team > Tr::staged_team_max || per_item < K::value) {
       fn(K{}, std::integral_constant<int, 1>{});
       return;

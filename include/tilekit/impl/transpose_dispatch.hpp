@@ -295,10 +295,7 @@ class TransposePlan {
       return 0;
     }
     int skewed = 0;
-    const int team = config_.team_rows * config_.vector;
-    const int per_item =
-        static_cast<int>((static_cast<long>(config_.tile) * config_.tile + team - 1) / team);
-    impl::with_stage<ExecSpace>(team, per_item, [&](auto K, auto N) {
+    impl::with_stage<ExecSpace>(config_, [&](auto K, auto N) {
       using F = impl::TransposeTiled<ExecSpace, T, decltype(K)::value, decltype(N)::value>;
       const int tile = config_.tile, ld = tile + config_.pad;
       const auto at = static_cast<index_t>(reinterpret_cast<std::uintptr_t>(out) / sizeof(T));
@@ -415,10 +412,7 @@ class InplaceTransposePlan {
                            impl::TransposeInplaceNaive<T>{a, n});
       return;
     }
-    const int team = config_.team_rows * config_.vector;
-    const int per_item =
-        static_cast<int>((static_cast<long>(config_.tile) * config_.tile + team - 1) / team);
-    impl::with_stage<ExecSpace>(team, per_item, [&](auto K, auto N) {
+    impl::with_stage<ExecSpace>(config_, [&](auto K, auto N) {
       // Two tiles in flight: each gets half of the staging registers.
       constexpr int half = decltype(N)::value > 1 ? decltype(N)::value / 2 : 1;
       using F = impl::TransposeInplaceBlocked<ExecSpace, T, decltype(K)::value, half>;
