@@ -355,6 +355,21 @@ TYPED_TEST(Transpose, UnstagedTeamsOfManyWorkItems) {
 /// element of the block is moved exactly once, to its place, for teams of
 /// one, fewer, as many and more work items than the block has columns, and
 /// batches of 1 and 8 loads.
+/// flat_move's element source and sink for TileCopy.FlatMove: function
+/// objects callable where flat_move is (host and device), not host lambdas.
+struct FlatMoveSource {
+  KOKKOS_INLINE_FUNCTION long operator()(int r, int c) const { return 1000L * r + c; }
+};
+struct FlatMoveSink {
+  int* moved;
+  long* got;
+  int nc;
+  KOKKOS_INLINE_FUNCTION void operator()(int r, int c, long v) const {
+    ++moved[r * nc + c];
+    got[r * nc + c] = v;
+  }
+};
+
 TEST(TileCopy, FlatMove) {
   for (int nt : {1, 2, 3, 7, 32, 64, 100})
     for (auto [nr, nc] : {std::pair{1, 1}, {3, 5}, {17, 31}, {64, 64}, {1, 100}, {100, 1}}) {
@@ -362,12 +377,8 @@ TEST(TileCopy, FlatMove) {
         std::vector<int> moved(static_cast<std::size_t>(nr) * nc, 0);
         std::vector<long> got(moved.size(), -1);
         for (int tid = 0; tid < nt; ++tid)
-          tilekit::impl::flat_move<decltype(K)::value>(
-              nr, nc, tid, nt, [&](int r, int c) { return 1000L * r + c; },
-              [&](int r, int c, long v) {
-                ++moved[static_cast<std::size_t>(r) * nc + c];
-                got[static_cast<std::size_t>(r) * nc + c] = v;
-              });
+          tilekit::impl::flat_move<decltype(K)::value>(nr, nc, tid, nt, FlatMoveSource{},
+                                                       FlatMoveSink{moved.data(), got.data(), nc});
         for (int r = 0; r < nr; ++r)
           for (int c = 0; c < nc; ++c) {
             const auto q = static_cast<std::size_t>(r) * nc + c;
