@@ -45,6 +45,7 @@ struct PlanRun {
   PermuteMethod method;
   std::string fused;
   int skew = 0;  ///< the plan's skewed tiles (PermutePlan::skew), 0: none
+  int pack = 1;  ///< elements per access of its pure moves (PermutePlan::pack_width)
 };
 
 /// --sub: the parent of the input window (extents and strides; the window
@@ -86,7 +87,7 @@ PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext,
     using P = PermutePlan<Exec, T>;
     auto plan = std::make_shared<P>(exec, in, out, perm, v, opts);
     return {[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); }, plan->method(),
-            plan->fused_shape().to_string(), plan->skew()};
+            plan->fused_shape().to_string(), plan->skew(), plan->pack_width()};
   };
   if (sub) {
     Kokkos::LayoutStride l;
@@ -223,6 +224,7 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
     row.extra["method"] = std::string(to_string(run.method));
     if (v == PermuteVariant::fused) row.extra["fused"] = run.fused;
     if (run.skew > 0) row.extra["skew"] = run.skew;
+    if (run.pack > 1 && o.alpha == 1 && o.beta == 0) row.extra["pack"] = run.pack;
     if (!good) row.extra["error"] = "WRONG RESULT";
     const double ms = row.ms;
     if (!o.transfers.empty())

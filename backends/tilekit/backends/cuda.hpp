@@ -75,6 +75,9 @@ struct Traits<Kokkos::Cuda> {
   /// 34; permute 1023 x 1025 x 255 (210, 120, 021) 52, 61, 50 -> 39, 43, 39.
   /// Float and double permutes of it: 63-70 -> 84-91 and 76-83 -> 86-94.
   static constexpr int transpose_skew_max = 8;
+  /// The permute's staged kernels move 2-byte elements in 4-byte pairs
+  /// where every row starts on and holds whole pairs (PermutePlan::pack_width).
+  static constexpr int permute_pack_bytes = 4;
   static constexpr int transpose_thin_chunk = 512;
   static constexpr int transpose_thin_team = 512;
   static constexpr int transpose_thin_stage_bytes = 16;

@@ -64,6 +64,15 @@ TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_store_bytes, 0)
 TILEKIT_OPTIONAL_TRAIT(int, transpose_store_sector, 0)
 /// The most elements per transaction the default skews (0: no limit).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_skew_max, 0)
+/// Bytes of the units in which the permute's staged kernels move elements
+/// smaller than that, where the rows allow (pure moves; 0: element by element).
+TILEKIT_OPTIONAL_TRAIT(int, permute_pack_bytes, 0)
+/// Elements of T per unit of those moves on Exec (1: none).
+template <class Exec, class T>
+constexpr int permute_pack_width() {
+  constexpr int b = permute_pack_bytes<Exec>(), e = static_cast<int>(sizeof(T));
+  return b > e && b % e == 0 ? b / e : 1;
+}
 /// Whether teams walk the tiles of a transpose down the columns of tiles, so
 /// that consecutive tiles continue the same destination rows (a CPU thread's
 /// writes stay sequential from tile to tile), rather than along the rows of

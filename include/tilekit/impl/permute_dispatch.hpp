@@ -170,6 +170,12 @@ class PermutePlan {
   const impl::PermuteShape& shape() const { return shape_; }
   /// After fusion: what the fused variant moves.
   const impl::PermuteShape& fused_shape() const { return fused_; }
+  /// Elements per global access of the rows and tiled methods' staged moves
+  /// when alpha = 1, beta = 0 and both views are aligned to that many
+  /// elements: the backend's Traits::permute_pack_bytes over the element's
+  /// size where the rows allow (every row starts on, and holds, a multiple of
+  /// them; pure moves of one type only), else 1.
+  int pack_width() const { return packed_ ? PW : 1; }
   const backends::TileConfig& config() const { return config_; }
 
  private:
@@ -181,6 +187,10 @@ class PermutePlan {
       1, backends::Traits<ExecSpace>::stage_registers * 8 / std::max<int>(8, sizeof(T)));
   /// One type, not conjugated: every variant; the store of a pure move keeps every bit.
   static constexpr bool plain = std::is_same_v<T, TOut> && !conjugates;
+  /// Elements per unit of the packed staged moves (1: none; staged teams only).
+  static constexpr int PW = plain && N > 1 ? impl::permute_pack_width<ExecSpace, T>() : 1;
+  using Pack = impl::Pack<T, PW>;
+  using PackRows = impl::PermuteRows<ExecSpace, Pack, N, impl::StoreMove<Pack>>;
   using S = scalar_type;
 
   const std::string& where() const { return opts_.label; }
@@ -304,6 +314,17 @@ class PermutePlan {
       impl::PermuteRows<ExecSpace, T, N, decltype(st)> f{nullptr, nullptr, rows_, st};
       policy_ = impl::team_policy(w, exec_, f, league(rows_.units, config_), config_,
                                   decltype(f)::scratch_bytes(rows_.unit), /*flat=*/true);
+      // The same rows in units of PW elements (a step of as many units).
+      if constexpr (PW > 1) {
+        impl::PermuteShape f1 = fused_;
+        if (impl::pack_rows_shape(f1, PW)) {
+          rows_pack_ = impl::make_rows_layout(f1, static_cast<index_t>(config_.tile) * config_.tile);
+          const PackRows g{nullptr, nullptr, rows_pack_, {}};
+          policy_pack_ = impl::team_policy(w, exec_, g, league(rows_pack_.units, config_), config_,
+                                           PackRows::scratch_bytes(rows_pack_.unit), true);
+          packed_ = true;
+        }
+      }
       return;
     }
     method_ = PermuteMethod::tiled;
@@ -334,6 +355,7 @@ class PermutePlan {
         tiling = skewed;
     }
     tiled_ = tiling.layout;
+    packed_ = PW > 1 && impl::pack_tiles(tiling, PW);
     with_tiled<decltype(st)>([&](auto f) {
       policy_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, config_), config_,
                                   decltype(f)::scratch_bytes(tiled_), /*flat=*/true);
@@ -389,13 +411,21 @@ class PermutePlan {
       case PermuteMethod::copy:
       case PermuteMethod::rows:
         impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
+          if constexpr (PW > 1 && std::is_same_v<decltype(st), impl::StoreMove<T>>) {
+            if (packs(in, out)) {
+              Kokkos::parallel_for(kernel_, policy_pack_,
+                                   PackRows{reinterpret_cast<const Pack*>(in),
+                                            reinterpret_cast<Pack*>(out), rows_pack_, {}});
+              return;
+            }
+          }
           Kokkos::parallel_for(kernel_, policy_,
                                impl::PermuteRows<ExecSpace, T, N, decltype(st)>{in, out, rows_, st});
         });
         return;
       case PermuteMethod::tiled:
         impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
-          with_tiled<decltype(st)>([&](auto f) {
+          auto run = [&](auto f) {
             f.in = in;
             f.out = out;
             f.store = st;
@@ -403,7 +433,11 @@ class PermutePlan {
               f.L.phase = static_cast<std::int16_t>(
                   reinterpret_cast<std::uintptr_t>(out) / sizeof(TOut) % tiled_.skew);
             Kokkos::parallel_for(kernel_, policy_, f);
-          });
+          };
+          if constexpr (PW > 1 && std::is_same_v<decltype(st), impl::StoreMove<T>>) {
+            if (packs(in, out)) return with_tiled<decltype(st), PW>(run);
+          }
+          with_tiled<decltype(st)>(run);
         });
         return;
       case PermuteMethod::naive:
@@ -423,12 +457,20 @@ class PermutePlan {
     }
   }
 
-  /// Calls fn(f) with the tiled kernel for the plan's kind of box, its views
-  /// not yet set.
-  template <class Store, class Fn>
+  /// Whether execute() moves units of PW elements: the plan's rows allow it
+  /// and both views start on a unit.
+  bool packs(const T* in, const TOut* out) const {
+    constexpr std::uintptr_t unit = sizeof(Pack);
+    return packed_ && reinterpret_cast<std::uintptr_t>(in) % unit == 0 &&
+           reinterpret_cast<std::uintptr_t>(out) % unit == 0;
+  }
+
+  /// Calls fn(f) with the tiled kernel for the plan's kind of box (in units
+  /// of W elements), its views not yet set.
+  template <class Store, int W = 1, class Fn>
   void with_tiled(const Fn& fn) const {
     auto run = [&](auto kind) {
-      fn(impl::PermuteTiled<ExecSpace, T, K, N, Store, decltype(kind)::value>{
+      fn(impl::PermuteTiled<ExecSpace, T, K, N, Store, decltype(kind)::value, W>{
           nullptr, nullptr, tables_.data(), tiled_, {}});
     };
     using impl::BoxKind;
@@ -492,6 +534,9 @@ class PermutePlan {
   PermuteMethod method_ = PermuteMethod::none;
   backends::TileConfig config_{}, cube_config_{};
   impl::RowsLayout rows_{};
+  bool packed_ = false;            ///< the rows or tiles allow units of PW (pack_width)
+  impl::RowsLayout rows_pack_{};   ///< rows_ in units of PW elements
+  Kokkos::TeamPolicy<ExecSpace> policy_pack_{};
   impl::TiledLayout tiled_{};
   impl::CubeDims cube_{};
   impl::Digits naive_out_{};  ///< naive: input index -> output offset

@@ -160,7 +160,14 @@ struct TableBox {
 /// past a transaction's start, and reads D's rows from i0 - S + 1: every
 /// piece starts on a transaction, S - 1 rows are read twice (from the
 /// cache) and every element is written once.
-template <class Exec, class T, int K, int N, class Store, BoxKind Kind>
+///
+/// Packs (W > 1; pure moves of small elements, rectangular tiles): a staged
+/// tile is read and written in Pack<T, W> units, W consecutive elements of a
+/// load row or of a store row in one access, and staged a unit per register;
+/// scratch stays element by element. The plan takes it only where every load
+/// and store row of every tile starts on a multiple of W elements and holds a
+/// multiple of W (pack_rows) and both views are aligned to a unit.
+template <class Exec, class T, int K, int N, class Store, BoxKind Kind, int W = 1>
 struct PermuteTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   /// Micro-block edge of the host path; 0: none (GPUs, or scaled stores).
@@ -170,6 +177,10 @@ struct PermuteTiled {
   using Tables = ScratchArray<index_t, Exec>;
   /// Teams of many work items (staged) read the tables from team scratch.
   static constexpr bool scratch_tables = N > 1;
+  static_assert(W == 1 || std::is_same_v<Store, StoreMove<T>>,
+                "tilekit: packed tiles move one type unchanged");
+  /// A staged unit: an element, or W of them.
+  using Unit = std::conditional_t<W == 1, T, Pack<T, W>>;
 
   const T* in;
   typename Store::out_type* out;
@@ -277,14 +288,17 @@ TILEKIT_UNROLL
     // The output's size, near enough (clipped tiles counted whole).
     const double out_bytes = static_cast<double>(L.ntiles) * L.box[load_rows] * L.box[load_cols] * sizeof(T);
     const bool stream = micro && stream_output<Exec>(out_bytes);
-    T v[N] = {};
+    // Staged: W elements of a row per unit (the rows hold whole units).
+    Unit v[N] = {};
     auto staged = [&](const Geom& g) {
-      return stage_fits(N, g.count[load_rows], g.count[load_cols], nt);
+      return stage_fits(N, g.count[load_rows], g.count[load_cols] / W, nt);
     };
     auto fetch = [&](const Geom& g) {
       const T* src = in + g.in;
-      stage_walk<N>(g.count[load_rows], g.count[load_cols], tid, nt,
-                    [&](const int e, const int r, const int c) { v[e] = src[box.in_row(r) + c]; });
+      stage_walk<N>(g.count[load_rows], g.count[load_cols] / W, tid, nt,
+                    [&](const int e, const int r, const int u) {
+                      v[e] = reinterpret_cast<const Unit*>(src + box.in_row(r))[u];
+                    });
     };
     index_t t = team.league_rank();
     if (t >= L.ntiles) return;
@@ -295,8 +309,15 @@ TILEKIT_UNROLL
       const T* src = in + g.in;
       auto* dst = out + g.out;
       if (st)
-        stage_walk<N>(g.count[load_rows], g.count[load_cols], tid, nt,
-                      [&](const int e, const int r, const int c) { s(r * ld + c) = v[e]; });
+        stage_walk<N>(g.count[load_rows], g.count[load_cols] / W, tid, nt,
+                      [&](const int e, const int r, const int u) {
+                        if constexpr (W == 1) {
+                          s(r * ld + u) = v[e];
+                        } else {
+TILEKIT_UNROLL
+                          for (int k = 0; k < W; ++k) s(r * ld + u * W + k) = v[e].v[k];
+                        }
+                      });
       else
         flat_move<K>(
             g.count[load_rows], g.count[load_cols], tid, nt,
@@ -318,9 +339,16 @@ TILEKIT_UNROLL
       if (skewed)
         store_skewed(dst, s, g, box, tid, nt);
       else if (st)
-        stage_walk<N>(g.count[store_rows], g.count[store_cols], tid, nt,
-                      [&](const int, const int a, const int j) {
-                        store(dst + box.out_row(a) + j, s(box.s_row(a) + box.s_col(j)));
+        stage_walk<N>(g.count[store_rows], g.count[store_cols] / W, tid, nt,
+                      [&](const int, const int a, const int u) {
+                        if constexpr (W == 1) {
+                          store(dst + box.out_row(a) + u, s(box.s_row(a) + box.s_col(u)));
+                        } else {
+                          Unit x;
+TILEKIT_UNROLL
+                          for (int k = 0; k < W; ++k) x.v[k] = s(box.s_row(a) + box.s_col(u * W + k));
+                          reinterpret_cast<Unit*>(dst + box.out_row(a))[u] = x;
+                        }
                       });
       else if (micro) {
         if constexpr (B > 0)  // (micro is false where B == 0)

@@ -63,6 +63,21 @@ inline RowsLayout make_rows_layout(const PermuteShape& f, index_t step) {
   return L;
 }
 
+/// The rows method's shape in units of W elements (the kernels' packed
+/// moves, Pack<T, W>): f whose fastest dimension stays, with that extent and
+/// every stride divided by W. False (f unchanged) unless every row starts on a
+/// multiple of W elements and holds a multiple of W.
+inline bool pack_rows_shape(PermuteShape& f, int W) {
+  if (W <= 1 || f.rank < 1) return false;
+  const int in = f.rank - 1;
+  if (f.p[in] != in || f.si[in] != 1 || f.so[in] != 1 || f.n[in] % W != 0) return false;
+  for (int d = 0; d < in; ++d)
+    if (f.n[d] > 1 && (f.si[d] % W != 0 || f.so[d] % W != 0)) return false;
+  f.n[in] /= W;
+  for (int d = 0; d < in; ++d) f.si[d] /= W, f.so[d] /= W;
+  return true;
+}
+
 // ------------------------------------------------------------------ tiled
 
 /// The box of a tile: chunk[d] elements of input dimension d (0: outside).
@@ -334,6 +349,24 @@ inline Tiling make_tiling(const PermuteShape& f, const TileBox& b0, int pad, int
     L.box[load_rows] = static_cast<int>(b.chunk[D]) + skew - 1;
   }
   return T;
+}
+
+/// Whether the tiled kernel may move tiling T's staged tiles in units of W
+/// elements (PermuteTiled's packs): rectangular tiles whose every load row
+/// and store row, whole or clipped, starts on a multiple of W elements of
+/// the views (which the caller checks are aligned to a unit) and holds a
+/// multiple of W.
+inline bool pack_tiles(const Tiling& T, int W) {
+  const TiledLayout& L = T.layout;
+  if (W <= 1 || L.skew > 1) return false;
+  for (int s : {load_cols, store_cols})
+    if (L.box[s] % W != 0 || L.tail[s] % W != 0) return false;
+  for (int i = 0; i < L.digits; ++i)
+    if (L.step_in[i] % W != 0 || L.step_out[i] % W != 0) return false;
+  for (int m : {0, 1})  // load rows in the input, store rows in the output
+    for (int i = 0; i < T.maps.map[m].count; ++i)
+      if (T.maps.map[m].extent[i] > 1 && T.maps.map[m].stride[i] % W != 0) return false;
+  return true;
 }
 
 /// Run target of the tiled kernel: `tile` elements, times about sqrt(L) when
