@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <numeric>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -196,15 +197,15 @@ void check_packed(const std::vector<int>& ext) {
     if (R > 4 && count++ % 7 != 0) continue;
     Kokkos::LayoutRight lo;
     for (int d = 0; d < R; ++d) lo.dimension[d] = static_cast<std::size_t>(ext[p[d]]);
-    std::string what = "[";
-    for (int d : p) what += std::to_string(d);
-    what += "] of";
-    for (int e : ext) what += " " + std::to_string(e);
+    std::ostringstream os;
+    os << "[";
+    for (int d : p) os << d;
+    os << "] of";
+    for (int e : ext) os << ' ' << e;
     const V in(a.data(), li), out(b.data(), lo);
     const tilekit::PermutePlan<Exec, T> plan(Exec(), in, out, p);
-    what += " (";
-    what += tilekit::to_string(plan.method());
-    what += ")";
+    os << " (" << tilekit::to_string(plan.method()) << ")";
+    const std::string what = os.str();
     if (pairs > 1 && even) {
       EXPECT_EQ(plan.pack_width(), pairs) << what;
     }

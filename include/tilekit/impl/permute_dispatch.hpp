@@ -188,9 +188,11 @@ class PermutePlan {
   /// One type, not conjugated: every variant; the store of a pure move keeps every bit.
   static constexpr bool plain = std::is_same_v<T, TOut> && !conjugates;
   /// Elements per unit of the packed staged moves (1: none; staged teams only).
+  /// The kernels move bits: every type of the element's size shares them.
   static constexpr int PW = plain && N > 1 ? impl::permute_pack_width<ExecSpace, T>() : 1;
-  using Pack = impl::Pack<T, PW>;
-  using PackRows = impl::PermuteRows<ExecSpace, Pack, N, impl::StoreMove<Pack>>;
+  using Bits = impl::bits_t<(PW > 1 ? sizeof(T) : 1)>;  ///< an element's
+  using Unit = impl::bits_t<(PW > 1 ? PW * sizeof(T) : 1)>;  ///< PW elements'
+  using PackRows = impl::PermuteRows<ExecSpace, Unit, N, impl::StoreMove<Unit>>;
   using S = scalar_type;
 
   const std::string& where() const { return opts_.label; }
@@ -414,8 +416,8 @@ class PermutePlan {
           if constexpr (PW > 1 && std::is_same_v<decltype(st), impl::StoreMove<T>>) {
             if (packs(in, out)) {
               Kokkos::parallel_for(kernel_, policy_pack_,
-                                   PackRows{reinterpret_cast<const Pack*>(in),
-                                            reinterpret_cast<Pack*>(out), rows_pack_, {}});
+                                   PackRows{reinterpret_cast<const Unit*>(in),
+                                            reinterpret_cast<Unit*>(out), rows_pack_, {}});
               return;
             }
           }
@@ -435,7 +437,12 @@ class PermutePlan {
             Kokkos::parallel_for(kernel_, policy_, f);
           };
           if constexpr (PW > 1 && std::is_same_v<decltype(st), impl::StoreMove<T>>) {
-            if (packs(in, out)) return with_tiled<decltype(st), PW>(run);
+            if (packs(in, out))
+              return with_tiled<impl::StoreMove<Bits>, PW, Bits>([&](auto f) {
+                f.in = reinterpret_cast<const Bits*>(in);
+                f.out = reinterpret_cast<Bits*>(out);
+                Kokkos::parallel_for(kernel_, policy_, f);
+              });
           }
           with_tiled<decltype(st)>(run);
         });
@@ -460,17 +467,17 @@ class PermutePlan {
   /// Whether execute() moves units of PW elements: the plan's rows allow it
   /// and both views start on a unit.
   bool packs(const T* in, const TOut* out) const {
-    constexpr std::uintptr_t unit = sizeof(Pack);
+    constexpr std::uintptr_t unit = sizeof(Unit);
     return packed_ && reinterpret_cast<std::uintptr_t>(in) % unit == 0 &&
            reinterpret_cast<std::uintptr_t>(out) % unit == 0;
   }
 
-  /// Calls fn(f) with the tiled kernel for the plan's kind of box (in units
-  /// of W elements), its views not yet set.
-  template <class Store, int W = 1, class Fn>
+  /// Calls fn(f) with the tiled kernel of V elements (T, or their bits in
+  /// units of W) for the plan's kind of box, its views not yet set.
+  template <class Store, int W = 1, class V = T, class Fn>
   void with_tiled(const Fn& fn) const {
     auto run = [&](auto kind) {
-      fn(impl::PermuteTiled<ExecSpace, T, K, N, Store, decltype(kind)::value, W>{
+      fn(impl::PermuteTiled<ExecSpace, V, K, N, Store, decltype(kind)::value, W>{
           nullptr, nullptr, tables_.data(), tiled_, {}});
     };
     using impl::BoxKind;

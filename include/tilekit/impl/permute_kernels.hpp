@@ -161,12 +161,15 @@ struct TableBox {
 /// piece starts on a transaction, S - 1 rows are read twice (from the
 /// cache) and every element is written once.
 ///
-/// Packs (W > 1; pure moves of small elements, rectangular tiles): a staged
-/// tile is read and written in Pack<T, W> units, W consecutive elements of a
-/// load row or of a store row in one access, and staged a unit per register;
-/// scratch stays element by element. The plan takes it only where every load
-/// and store row of every tile starts on a multiple of W elements and holds a
-/// multiple of W (pack_rows) and both views are aligned to a unit.
+/// Packs (W > 1; pure moves of small elements, rectangular tiles; T is then
+/// the elements' bits, an unsigned integer): a staged tile is read and
+/// written in units of W consecutive elements of a load row or a store row,
+/// one access and one register each (the unsigned integer of W elements: a
+/// struct of W 2-byte values took two registers, and the kernel 124-128
+/// registers instead of 80); scratch stays element by element. The plan takes
+/// it only where every load and store row of every tile starts on a multiple
+/// of W elements and holds a multiple of W (pack_tiles) and both views are
+/// aligned to a unit.
 template <class Exec, class T, int K, int N, class Store, BoxKind Kind, int W = 1>
 struct PermuteTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -177,10 +180,10 @@ struct PermuteTiled {
   using Tables = ScratchArray<index_t, Exec>;
   /// Teams of many work items (staged) read the tables from team scratch.
   static constexpr bool scratch_tables = N > 1;
-  static_assert(W == 1 || std::is_same_v<Store, StoreMove<T>>,
-                "tilekit: packed tiles move one type unchanged");
-  /// A staged unit: an element, or W of them.
-  using Unit = std::conditional_t<W == 1, T, Pack<T, W>>;
+  static_assert(W == 1 || (std::is_unsigned_v<T> && std::is_same_v<Store, StoreMove<T>>),
+                "tilekit: packed tiles move bits unchanged");
+  /// A staged unit: an element, or the bits of W of them.
+  using Unit = std::conditional_t<W == 1, T, bits_t<(W > 1 ? W * sizeof(T) : 1)>>;
 
   const T* in;
   typename Store::out_type* out;
@@ -314,8 +317,9 @@ TILEKIT_UNROLL
                         if constexpr (W == 1) {
                           s(r * ld + u) = v[e];
                         } else {
+                          const auto x = Kokkos::bit_cast<Pack<T, W>>(v[e]);
 TILEKIT_UNROLL
-                          for (int k = 0; k < W; ++k) s(r * ld + u * W + k) = v[e].v[k];
+                          for (int k = 0; k < W; ++k) s(r * ld + u * W + k) = x.v[k];
                         }
                       });
       else
@@ -344,10 +348,10 @@ TILEKIT_UNROLL
                         if constexpr (W == 1) {
                           store(dst + box.out_row(a) + u, s(box.s_row(a) + box.s_col(u)));
                         } else {
-                          Unit x;
+                          Pack<T, W> x;
 TILEKIT_UNROLL
                           for (int k = 0; k < W; ++k) x.v[k] = s(box.s_row(a) + box.s_col(u * W + k));
-                          reinterpret_cast<Unit*>(dst + box.out_row(a))[u] = x;
+                          reinterpret_cast<Unit*>(dst + box.out_row(a))[u] = Kokkos::bit_cast<Unit>(x);
                         }
                       });
       else if (micro) {

@@ -41,6 +41,14 @@ struct alignas(W * sizeof(T)) Pack {
   T v[W];
 };
 
+/// The unsigned integer of B bytes: the bits of a pure move (B = 1, 2, 4, 8).
+template <int B> struct bits_of;
+template <> struct bits_of<1> { using type = std::uint8_t; };
+template <> struct bits_of<2> { using type = std::uint16_t; };
+template <> struct bits_of<4> { using type = std::uint32_t; };
+template <> struct bits_of<8> { using type = std::uint64_t; };
+template <int B> using bits_t = typename bits_of<B>::type;
+
 /// Scratch tile: rows x ld elements, ld = tile edge + padding.
 template <class T, class Exec>
 using ScratchTile = Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::scratch_memory_space,
