@@ -362,6 +362,20 @@ class PermutePlan {
       policy_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, config_), config_,
                                   decltype(f)::scratch_bytes(tiled_), /*flat=*/true);
     });
+    // Packed tiles hold 1 / PW the units: a team of 1 / PW the work items (a
+    // caller's team is taken as given) stages as many registers each. H200,
+    // (512, 512, 1024) half, tiled permutations, % of copy: 16 units a work
+    // item (the element kernel's team) 46-49, 32 (64 work items) 74-78.
+    if constexpr (PW > 1) {
+      if (packed_) {
+        auto c = config_;
+        if (opts_.team_rows == 0) c.team_rows = std::max(1, c.team_rows / PW);
+        with_tiled<impl::StoreMove<Bits>, PW, Bits>([&](auto f) {
+          policy_pack_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, c), c,
+                                           decltype(f)::scratch_bytes(tiled_), /*flat=*/true);
+        });
+      }
+    }
     if (tiled_.kind == impl::BoxKind::affine) return;  // the kernel computes its offsets
     tables_ = Kokkos::View<index_t*, Mem>(
         Kokkos::view_alloc(exec_, Kokkos::WithoutInitializing, "tilekit::permute_tables"),
@@ -441,7 +455,7 @@ class PermutePlan {
               return with_tiled<impl::StoreMove<Bits>, PW, Bits>([&](auto f) {
                 f.in = reinterpret_cast<const Bits*>(in);
                 f.out = reinterpret_cast<Bits*>(out);
-                Kokkos::parallel_for(kernel_, policy_, f);
+                Kokkos::parallel_for(kernel_, policy_pack_, f);
               });
           }
           with_tiled<decltype(st)>(run);
@@ -543,7 +557,7 @@ class PermutePlan {
   impl::RowsLayout rows_{};
   bool packed_ = false;            ///< the rows or tiles allow units of PW (pack_width)
   impl::RowsLayout rows_pack_{};   ///< rows_ in units of PW elements
-  Kokkos::TeamPolicy<ExecSpace> policy_pack_{};
+  Kokkos::TeamPolicy<ExecSpace> policy_pack_{};  ///< the packed kernel's launch
   impl::TiledLayout tiled_{};
   impl::CubeDims cube_{};
   impl::Digits naive_out_{};  ///< naive: input index -> output offset
