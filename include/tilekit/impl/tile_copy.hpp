@@ -134,7 +134,10 @@ KOKKOS_INLINE_FUNCTION bool stage_fits(int n_regs, int nr, int nc, int nt) {
   return static_cast<index_t>(nr) * nc <= static_cast<index_t>(n_regs) * nt;
 }
 
-/// Walks the elements of work item tid: f(e, r, c) for each (r < nr).
+/// Walks the elements of work item tid: f(e, r, c) for each (r < nr). The
+/// row never decreases along the walk, so the unrolled walk ends at the first
+/// element past the block: a partial tile (a matrix of 32 rows in 64-row
+/// tiles) does not issue the guards of its missing half.
 template <int N, class F>
 KOKKOS_INLINE_FUNCTION void stage_walk(int nr, int nc, int tid, int nt, const F& f) {
   const int dr = nt / nc, dc = nt % nc;
@@ -142,14 +145,17 @@ KOKKOS_INLINE_FUNCTION void stage_walk(int nr, int nc, int tid, int nt, const F&
     const int c = tid % nc;
     int r = tid / nc;
     TILEKIT_UNROLL
-    for (int e = 0; e < N; ++e, r += dr)
-      if (r < nr) f(e, r, c);
+    for (int e = 0; e < N; ++e, r += dr) {
+      if (r >= nr) return;
+      f(e, r, c);
+    }
     return;
   }
   int r = tid / nc, c = tid % nc;
   TILEKIT_UNROLL
   for (int e = 0; e < N; ++e) {
-    if (r < nr) f(e, r, c);
+    if (r >= nr) return;
+    f(e, r, c);
     r += dr;
     c += dc;
     if (c >= nc) {
