@@ -246,19 +246,25 @@ TILEKIT_UNROLL
   template <class Box>
   KOKKOS_INLINE_FUNCTION void store_skewed(typename Store::out_type* dst, const Scratch& s,
                                            const Geom& g, const Box& box, int tid, int nt) const {
-    const int ti = L.box[store_cols], end = g.count[store_cols];
-    const index_t mask = L.skew - 1;
-    const int da = nt / ti, dq = nt % ti;
-    int a = tid / ti, q = tid % ti;
-    while (a < g.count[store_rows]) {
-      const index_t row = box.out_row(a);
-      const int i = q - static_cast<int>((L.phase + g.out + row) & mask);  // from i0
-      if (i + g.lead >= 0 && i < end) store(dst + row + i, s(box.s_row(a) + box.s_col(i + g.lead)));
-      a += da;
-      q += dq;
-      if (q >= ti) {
-        q -= ti;
-        ++a;
+    if constexpr (can_skew) {  // (affine boxes; the others never call it)
+      const int ti = L.box[store_cols], end = g.count[store_cols];
+      // The phase in unsigned 32-bit wrap-around (S divides 2^32; an affine
+      // box: store row a at a x out_stride).
+      const std::uint32_t mask = static_cast<std::uint32_t>(L.skew - 1);
+      const std::uint32_t ph0 = static_cast<std::uint32_t>(L.phase + g.out);
+      const std::uint32_t stride = static_cast<std::uint32_t>(box.out_stride);
+      const int da = nt / ti, dq = nt % ti;
+      int a = tid / ti, q = tid % ti;
+      while (a < g.count[store_rows]) {
+        const int i = q - static_cast<int>((ph0 + static_cast<std::uint32_t>(a) * stride) & mask);  // from i0
+        if (i + g.lead >= 0 && i < end)
+          store(dst + box.out_row(a) + i, s(box.s_row(a) + box.s_col(i + g.lead)));
+        a += da;
+        q += dq;
+        if (q >= ti) {
+          q -= ti;
+          ++a;
+        }
       }
     }
   }

@@ -97,15 +97,24 @@ struct TransposeTiled {
 
   /// Skewed store: output row j = j0 + c gets elements i0 - s_j + q, q < ti,
   /// from scratch row i - r0; a flat team, consecutive work items along a
-  /// piece (no division past the first element).
+  /// piece (no division past the first element). Per element the arithmetic
+  /// is 32-bit but for the row's offset: d = i - i0, bounds and scratch row
+  /// are small, and s_j = (phase + j ld_out) mod S keeps its low bits in
+  /// unsigned 32-bit wrap-around (S divides 2^32).
   KOKKOS_INLINE_FUNCTION void store_skewed(const Tile& s, const Geom& g, int tid, int nt) const {
     const int dc = nt / ti, dq = nt % ti;
     int c = tid / ti, q = tid % ti;
-    const index_t mask = skew - 1;
+    T* const base = out + g.j0 * ld_out + g.i0;
+    const std::uint32_t mask = static_cast<std::uint32_t>(skew - 1);
+    const std::uint32_t ph0 = static_cast<std::uint32_t>(phase + g.j0 * ld_out);
+    const std::uint32_t ldu = static_cast<std::uint32_t>(ld_out);
+    // d = i - i0 in [lo, hi): i >= 0 and i < rows (d > -S and d < ti always).
+    const int lo = -static_cast<int>(Kokkos::min<index_t>(g.i0, skew));
+    const int hi = static_cast<int>(Kokkos::min<index_t>(rows - g.i0, ti));
+    const int off = static_cast<int>(g.i0 - g.r0);  // scratch row of i0
     while (c < g.nc) {
-      const index_t j = g.j0 + c, row = j * ld_out;
-      const index_t i = g.i0 - ((phase + row) & mask) + q;
-      if (i >= 0 && i < rows) out[row + i] = s(static_cast<int>(i - g.r0), c);
+      const int d = q - static_cast<int>((ph0 + static_cast<std::uint32_t>(c) * ldu) & mask);
+      if (d >= lo && d < hi) base[c * ld_out + d] = s(off + d, c);
       c += dc;
       q += dq;
       if (q >= ti) {
