@@ -63,10 +63,10 @@ inline RowsLayout make_rows_layout(const PermuteShape& f, index_t step) {
   return L;
 }
 
-/// The rows method's shape in units of W elements (the kernels' packed
-/// moves, Pack<T, W>): f whose fastest dimension stays, with that extent and
-/// every stride divided by W. False (f unchanged) unless every row starts on a
-/// multiple of W elements and holds a multiple of W.
+/// The rows method's shape in units of W elements (the packed moves: the
+/// bits of W elements in one integer): f whose fastest dimension stays, with
+/// that extent and every stride divided by W. False (f unchanged) unless every
+/// row starts on a multiple of W elements and holds a multiple of W.
 inline bool pack_rows_shape(PermuteShape& f, int W) {
   if (W <= 1 || f.rank < 1) return false;
   const int in = f.rank - 1;
