@@ -132,16 +132,6 @@ TYPED_TEST(TwoByte, Permute3) {
   }
 }
 
-/// View data type of rank R: T*...*.
-template <class T, int R>
-struct RankType {
-  using type = typename RankType<T, R - 1>::type*;
-};
-template <class T>
-struct RankType<T, 0> {
-  using type = T;
-};
-
 /// Runs plan on in and out (poisoned first) and counts the elements of out
 /// that differ from the host's input h permuted by p.
 template <class Plan, class In, class Out, class Host>
@@ -174,9 +164,8 @@ long permute_wrong(const Plan& plan, const In& in, const Out& out, const Host& h
 template <int R, class Exec, class T>
 void check_packed(const std::vector<int>& ext) {
   using Mem = typename Exec::memory_space;
-  using V = Kokkos::View<typename RankType<T, R>::type, Kokkos::LayoutRight, Mem,
-                         Kokkos::MemoryUnmanaged>;
-  using H = Kokkos::View<typename RankType<T, R>::type, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using V = UView<T, R, Kokkos::LayoutRight, Mem>;
+  using H = Kokkos::View<typename Stars<T, R>::type, Kokkos::LayoutRight, Kokkos::HostSpace>;
   constexpr int pairs = tilekit::impl::permute_pack_width<Exec, T>();
   std::size_t n = 1;
   bool even = true, odd = true;
