@@ -1,11 +1,13 @@
-// In-place rectangular transpose (the decomposition of
-// docs/transpose_inplace.md): 1 x n, n x 1, primes, coprime and non-coprime
+// In-place rectangular transpose (docs/transpose_inplace.md): by square
+// blocks (blocked, extents sharing a divisor of 4 or more) and by the
+// decomposition (any shape): 1 x n, n x 1, primes, coprime and non-coprime
 // extents (m | n, n | m, common factors), both layouts, plan reuse, line
-// buffers in team scratch and in the workspace, and the checks made before
-// anything is written.
+// buffers in team scratch and in the workspace, shuffle batches of every
+// width, and the checks made before anything is written.
 #include <tilekit/transpose.hpp>
 
 #include <cstdint>
+#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -39,7 +41,11 @@ void check_rect(std::int64_t m, std::int64_t n,
   Exec exec;
   tilekit::InplaceTransposePlan plan(exec, a, v, o);
   if (m != n) {
-    EXPECT_EQ(plan.variant(), tilekit::InplaceVariant::decomposed);
+    const bool blocks = v == tilekit::InplaceVariant::blocked && m > 0 && n > 0 &&
+                        std::gcd(m, n) >= 4;
+    EXPECT_EQ(plan.variant(), blocks ? tilekit::InplaceVariant::blocked
+                                     : tilekit::InplaceVariant::decomposed);
+    EXPECT_EQ(plan.block_edge(), blocks ? std::gcd(m, n) : 0);
   }
   plan.execute(a);
   exec.fence();
@@ -60,18 +66,68 @@ const std::vector<std::pair<std::int64_t, std::int64_t>> kShapes = {
     {6, 10},  {10, 6},  {12, 18}, {18, 12}, {64, 96}, {96, 64}, {127, 256}, {256, 127},
     {192, 320}, {33, 1000}, {1000, 33}, {0, 5}, {5, 0}};
 
+// The default (blocked where gcd(m, n) >= 4) and the decomposition on all.
 TYPED_TEST(TransposeInplaceRect, Shapes) {
-  for (auto [m, n] : kShapes)
+  for (auto [m, n] : kShapes) {
     check_rect<typename TypeParam::exec, typename TypeParam::value>(m, n);
+    check_rect<typename TypeParam::exec, typename TypeParam::value>(
+        m, n, tilekit::InplaceVariant::decomposed);
+  }
 }
 
-// Every line through the workspace (a slot per team, teams loop over lines).
+// Decomposition: every line through the workspace (a slot per team, teams
+// loop over lines).
 TYPED_TEST(TransposeInplaceRect, Workspace) {
   tilekit::TransposeOptions o;
   o.line_scratch = 0;
   for (auto [m, n] : kShapes)
     check_rect<typename TypeParam::exec, typename TypeParam::value>(
-        m, n, tilekit::InplaceVariant::blocked, o);
+        m, n, tilekit::InplaceVariant::decomposed, o);
+}
+
+// By square blocks: grids of P x Q blocks of g x g (P or Q of 1, coprime P
+// and Q, g prime, g a multiple of the tile and not), the blocks' tiles
+// clipped (tile 8 on g = 12, 33), and shuffle batches of one column, of
+// widths that leave a narrower last batch, and of every column at once.
+const std::vector<std::pair<std::int64_t, std::int64_t>> kBlockShapes = {
+    {4, 8},   {8, 4},   {8, 12},  {12, 8},   {20, 28}, {28, 20}, {36, 60},
+    {60, 36}, {99, 165}, {165, 99}, {250, 100}, {100, 250}, {14, 35}, {64, 448}};
+
+TYPED_TEST(TransposeInplaceRect, Blocks) {
+  using T = typename TypeParam::value;
+  for (auto [m, n] : kBlockShapes) {
+    const std::int64_t g = std::gcd(m, n), row_bytes = m / g * n * std::int64_t(sizeof(T));
+    for (long columns : {-1L, 0L, 1L, 3L, 5L, 1L << 20}) {
+      tilekit::TransposeOptions o;
+      o.workspace = columns < 0 ? -1 : columns * row_bytes;
+      check_rect<typename TypeParam::exec, T>(m, n, tilekit::InplaceVariant::blocked, o);
+    }
+    tilekit::TransposeOptions o;
+    o.tile = 8;
+    o.workspace = 3 * row_bytes;
+    check_rect<typename TypeParam::exec, T>(m, n, tilekit::InplaceVariant::blocked, o);
+  }
+}
+
+// The batch width a workspace bound gives: whole columns, one at least, at
+// most g; the default within a quarter of the matrix.
+TYPED_TEST(TransposeInplaceRect, BlocksWorkspace) {
+  using Exec = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space> a("a", 60, 36);
+  const std::int64_t g = 12, row_bytes = 60 / g * 36 * std::int64_t(sizeof(T));
+  tilekit::TransposeOptions o;
+  for (auto [bytes, width] : {std::pair<long, std::int64_t>{0, 1}, {row_bytes - 1, 1},
+                              {5 * row_bytes + 3, 5}, {100 * row_bytes, g}}) {
+    o.workspace = bytes;
+    tilekit::InplaceTransposePlan plan(Exec(), a, tilekit::InplaceVariant::blocked, o);
+    EXPECT_EQ(plan.block_edge(), g);
+    EXPECT_EQ(plan.batch_width(), width) << bytes;
+    EXPECT_EQ(plan.workspace_bytes(), std::size_t(width * row_bytes));
+  }
+  tilekit::InplaceTransposePlan plan(Exec(), a);
+  EXPECT_LE(plan.workspace_bytes(), a.size() * sizeof(T) / 4);
+  EXPECT_GE(plan.batch_width(), 1);
 }
 
 // Teams of several work items and narrow column blocks: the index walks step
@@ -101,7 +157,7 @@ TYPED_TEST(TransposeInplaceRect, TeamShapes) {
     for (long scratch : {-1L, 0L}) {
       o.line_scratch = scratch;
       for (auto [m, n] : kTeamShapes)
-        check_rect<Exec, typename TypeParam::value>(m, n, tilekit::InplaceVariant::blocked, o);
+        check_rect<Exec, typename TypeParam::value>(m, n, tilekit::InplaceVariant::decomposed, o);
     }
     ++ran;
   }
@@ -109,8 +165,11 @@ TYPED_TEST(TransposeInplaceRect, TeamShapes) {
 }
 
 TYPED_TEST(TransposeInplaceRect, LayoutLeft) {
-  for (auto [m, n] : {std::pair<std::int64_t, std::int64_t>{1, 5}, {7, 13}, {12, 18}, {96, 64}})
+  for (auto [m, n] : {std::pair<std::int64_t, std::int64_t>{1, 5}, {7, 13}, {12, 18}, {96, 64}}) {
     check_rect<typename TypeParam::exec, typename TypeParam::value, Kokkos::LayoutLeft>(m, n);
+    check_rect<typename TypeParam::exec, typename TypeParam::value, Kokkos::LayoutLeft>(
+        m, n, tilekit::InplaceVariant::decomposed);
+  }
 }
 
 TYPED_TEST(TransposeInplaceRect, SquareThroughDecomposition) {
@@ -125,7 +184,7 @@ TYPED_TEST(TransposeInplaceRect, Large) {
   using T = typename TypeParam::value;
   if constexpr (sizeof(T) <= 8) {
     for (auto [m, n] : {std::pair<std::int64_t, std::int64_t>{1536, 2048}, {2047, 1021},
-                        {3, 600001}, {600001, 3}})
+                        {3, 600001}, {600001, 3}, {3000, 2000}, {1008, 4032}})
       check_rect<typename TypeParam::exec, T>(m, n);
   }
 }
@@ -173,6 +232,10 @@ TYPED_TEST(TransposeInplaceRect, Rejected) {
   EXPECT_THROW(plan.execute(Unmanaged(a.data(), 5, 12)), tilekit::invalid_argument);
   const std::size_t huge = std::size_t(1) << 26;
   EXPECT_THROW(tilekit::transpose_inplace(exec, Unmanaged(a.data(), huge, huge + 1)),
+               tilekit::invalid_argument);
+  tilekit::TransposeOptions o;
+  o.workspace = -2;
+  EXPECT_THROW(tilekit::InplaceTransposePlan(exec, a, tilekit::InplaceVariant::blocked, o),
                tilekit::invalid_argument);
   exec.fence();
   EXPECT_TRUE(still_poisoned(a));

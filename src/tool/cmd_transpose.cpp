@@ -150,14 +150,17 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
     else
       one(in);
   }
-  // In place: the square swaps on square matrices; the decomposition on any
-  // shape (rows x cols in b's memory, left as cols x rows). Each timed
-  // execution transposes the previous result as a rows x cols matrix again:
-  // the same moves on other data.
+  // In place: the square swaps on square matrices; blocked (square blocks and
+  // a shuffle) on others whose extents share a divisor of 4 or more; the
+  // decomposition on any shape (rows x cols in b's memory, left as cols x
+  // rows). Each timed execution transposes the previous result as a rows x
+  // cols matrix again: the same moves on other data.
   for (auto v : {InplaceVariant::naive, InplaceVariant::blocked, InplaceVariant::decomposed}) {
     if (!selected(std::string(to_string(v)))) continue;
-    if (rows != cols && v != InplaceVariant::decomposed) continue;
+    if (rows != cols && v == InplaceVariant::naive) continue;
     InplaceTransposePlan plan(exec, sq, v, o.shape);
+    // blocked on a matrix it cannot block is the decomposition's row.
+    if (plan.variant() != v) continue;
     Kokkos::deep_copy(exec, b, a);
     plan.execute(sq);
     const bool good = verify_contiguous();
@@ -166,8 +169,12 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
     auto row = add_row(std::string(to_string(v)), t, o.common.check && good,
                        v == InplaceVariant::naive ? 0 : inplace_naive_ms);
     if (v == InplaceVariant::naive) inplace_naive_ms = row.ms;
-    if (v == InplaceVariant::decomposed)
+    if (rows != cols || v == InplaceVariant::decomposed)
       rep.rows.back().extra["workspace_bytes"] = static_cast<double>(plan.workspace_bytes());
+    if (plan.block_edge() > 0) {
+      rep.rows.back().extra["block_edge"] = static_cast<double>(plan.block_edge());
+      rep.rows.back().extra["batch_width"] = static_cast<double>(plan.batch_width());
+    }
     if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
   }
   return ok;
@@ -190,7 +197,8 @@ Runner setup(CLI::App& app) {
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   app.add_option("--variant", o->variant,
                  "all, or a comma-separated list of: copy_kernel naive tiled tiled_padded "
-                 "inplace_naive inplace_blocked (square only) inplace_decomposed")
+                 "inplace_naive (square only) inplace_blocked (square, or extents sharing a "
+                 "divisor of 4 or more) inplace_decomposed")
       ->capture_default_str();
   add_tile_options(app, o->shape, "scratch row padding of padded variants");
   app.add_option("--tiles-per-team", o->shape.tiles_per_team,
@@ -200,6 +208,10 @@ Runner setup(CLI::App& app) {
                  "inplace_decomposed: workspace slots, teams in flight on lines that do not "
                  "fit in team scratch (default: the backend's, within a quarter of the matrix)")
       ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--workspace", o->shape.workspace,
+                 "inplace_blocked on a matrix that is not square: bound on the shuffle's "
+                 "workspace, bytes (default: the backend's, within a quarter of the matrix)")
+      ->check(CLI::Range(0L, 1L << 40));
   app.add_option("--line-scratch", o->shape.line_scratch,
                  "inplace_decomposed: largest line buffer in team scratch, bytes (0: every "
                  "line through the workspace; default: the backend's)")

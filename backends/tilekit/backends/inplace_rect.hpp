@@ -5,6 +5,11 @@
 // `scratch_bytes`, otherwise in a workspace slot of global memory. The
 // workspace has at most `slots` slots (one per team in flight).
 //
+// The blocked method (square blocks, then a shuffle of their rows through a
+// workspace, docs/transpose_inplace.md) takes its square pass's launch from
+// Traits<Exec>::transpose_inplace_tile and its workspace bound from
+// `batch_bytes` here.
+//
 // Kept apart from Traits<Exec> (traits.hpp) so the family can be tuned on its
 // own; the primary template holds the host data.
 #include <Kokkos_Core.hpp>
@@ -18,6 +23,9 @@ struct RectInplaceConfig {
   int team_threads = 1;            ///< work items of a team
   int slots = 1;                   ///< workspace slots: teams in flight on workspace lines
   std::size_t scratch_bytes = 0;   ///< largest line buffer kept in team scratch
+  /// Blocked method: workspace of one shuffle batch (bytes; the plan keeps it
+  /// within a quarter of the matrix and takes one column of each row at least).
+  std::size_t batch_bytes = std::size_t(32) << 20;
 };
 
 /// Hosts: a team is one thread, one slot per thread. A column block is 256
@@ -28,20 +36,25 @@ struct RectInplaceConfig {
 /// never team scratch: a host team's scratch is per-thread memory too, but a
 /// launch with scratch costs the Serial backend about as much as the step
 /// itself (3000 x 2001 floats: 45 ms with row buffers in scratch, 26 ms
-/// without, on a shared 2-core EPYC host).
+/// without, on a shared 2-core EPYC host). A blocked shuffle batch of 8 MiB
+/// stays within a last-level cache share, so the batch's second pass reads
+/// the workspace from cache.
 template <class Exec>
 struct RectInplaceTraits {
   static constexpr int columns_per_item = 64;
   /// Rows (elements of a row) a work item loads before it stores them.
   static constexpr int loads_in_flight = 4;
-  static RectInplaceConfig config(const Exec& exec) { return {256, 1, exec.concurrency(), 0}; }
+  static RectInplaceConfig config(const Exec& exec) {
+    return {256, 1, exec.concurrency(), 0, std::size_t(8) << 20};
+  }
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
 /// CUDA: 256-thread blocks; a column block is one 32-byte sector wide (8
 /// floats), so a warp reads 4 rows x 32 bytes; line buffers up to 40 KiB in
 /// shared memory (the 48 KiB a block gets without opt-in, less Kokkos' share);
-/// four slots per SM.
+/// four slots per SM. A blocked shuffle batch of 32 MiB fits the 50 MiB L2
+/// of an H100 or H200 with room for the matrix's lines in flight.
 template <>
 struct RectInplaceTraits<Kokkos::Cuda> {
   /// One column per work item: its index walk stays in registers; eight
@@ -49,7 +62,8 @@ struct RectInplaceTraits<Kokkos::Cuda> {
   static constexpr int columns_per_item = 1;
   static constexpr int loads_in_flight = 8;
   static RectInplaceConfig config(const Kokkos::Cuda& exec) {
-    return {32, 256, 4 * exec.cuda_device_prop().multiProcessorCount, 40 * 1024};
+    return {32, 256, 4 * exec.cuda_device_prop().multiProcessorCount, 40 * 1024,
+            std::size_t(32) << 20};
   }
 };
 #endif

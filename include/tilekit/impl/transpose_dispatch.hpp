@@ -5,7 +5,7 @@
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
 #include <tilekit/impl/launch.hpp>
-#include <tilekit/impl/transpose_inplace_kernels.hpp>
+#include <tilekit/impl/transpose_inplace_blocks_dispatch.hpp>
 #include <tilekit/impl/transpose_inplace_rect_dispatch.hpp>
 #include <tilekit/impl/transpose_kernels.hpp>
 
@@ -20,9 +20,11 @@ namespace tilekit {
 
 /// Out-of-place variants (seed 002 / 004): see docs and README.
 enum class TransposeVariant { naive, tiled, tiled_padded };
-/// In-place variants: naive and blocked for square matrices (seed 000);
-/// decomposed (docs/transpose_inplace.md) for any shape. A matrix that is not
-/// square always takes decomposed.
+/// In-place variants (docs/transpose_inplace.md): naive and blocked for square
+/// matrices (seed 000); blocked also for a matrix that is not square whose
+/// extents share a divisor of 4 or more (square blocks, then a shuffle of
+/// their rows through a workspace); decomposed for any shape. Any other
+/// matrix that is not square takes decomposed.
 enum class InplaceVariant { naive, blocked, decomposed };
 
 /// Launch-shape overrides; 0 (or -1 for pad) keeps the backend default.
@@ -45,6 +47,12 @@ struct TransposeOptions {
   /// lines); 0 keeps the backend's. There `tile` is the width of a column
   /// block (elements) and `team_rows` the work items of a (flat) team.
   int slots = 0;
+  /// In-place blocked on a matrix that is not square: bound on the shuffle's
+  /// workspace in bytes (whole batch columns, one at least); -1 keeps the
+  /// backend's (backends::RectInplaceConfig::batch_bytes, within a quarter of
+  /// the matrix). There `tile`, `team_rows`, `pad` and `tiles_per_team` shape
+  /// the square pass as they do for a square matrix.
+  long workspace = -1;
   std::string label = "tilekit::transpose";  ///< prefix of the kernel labels
 };
 
@@ -334,9 +342,11 @@ TransposePlan(const E&, const I&, const O&, TransposeVariant, TransposeOptions)
 
 /// In-place transpose plan: a = a^T in a's memory. A square matrix takes the
 /// naive or blocked swap; any other (m x n, giving n x m: read the memory back
-/// through a view of the swapped extents) the decomposition, whose plan owns a
-/// workspace (workspace_bytes(); none for the square variants). Executions of
-/// one plan with a workspace must not overlap (one execution space instance).
+/// through a view of the swapped extents) blocked by square blocks where
+/// gcd(m, n) >= 4 and the variant is blocked, else the decomposition. Those two
+/// own a workspace (workspace_bytes(); none for the square variants).
+/// Executions of one plan with a workspace must not overlap (one execution
+/// space instance).
 template <class ExecSpace, class T>
 class InplaceTransposePlan {
  public:
@@ -347,35 +357,50 @@ class InplaceTransposePlan {
       : exec_(exec), variant_(variant), opts_(std::move(opts)), rows_(a.extent(0)),
         cols_(a.extent(1)) {
     if (opts_.label == "tilekit::transpose") opts_.label = "tilekit::transpose_inplace";
-    if (rows_ != cols_) variant_ = InplaceVariant::decomposed;
     check(a);
+    // A LayoutLeft m x n matrix is a LayoutRight n x m matrix in memory.
+    bool left = impl::is_left_v<View>;
+    if constexpr (detail::is_stride_v<View>) left = a.extent(1) > 1 && a.stride(1) != 1;
+    const auto R = static_cast<impl::index_t>(left ? cols_ : rows_);
+    const auto C = static_cast<impl::index_t>(left ? rows_ : cols_);
+    if (rows_ != cols_ &&
+        (variant_ != InplaceVariant::blocked || !impl::RectBlockedTranspose<ExecSpace, T>::applies(R, C)))
+      variant_ = InplaceVariant::decomposed;
+    if (opts_.workspace < -1) detail::fail(opts_.label, "workspace must be -1 or a byte count");
     if (variant_ == InplaceVariant::decomposed) {
-      // A LayoutLeft m x n matrix is a LayoutRight n x m matrix in memory.
-      bool left = impl::is_left_v<View>;
-      if constexpr (detail::is_stride_v<View>) left = a.extent(1) > 1 && a.stride(1) != 1;
-      rect_.emplace(exec_, static_cast<impl::index_t>(left ? cols_ : rows_),
-                    static_cast<impl::index_t>(left ? rows_ : cols_), opts_.label,
+      rect_.emplace(exec_, R, C, opts_.label,
                     typename impl::RectInplaceTranspose<ExecSpace, T>::Overrides{
                         opts_.line_scratch, opts_.slots, opts_.tile, opts_.team_rows});
       return;
     }
     config_ = impl::resolve_tile<ExecSpace>(
         opts_.label, opts_, backends::Traits<ExecSpace>::transpose_inplace_tile(sizeof(T)), true);
-    if (variant_ == InplaceVariant::blocked) launch(nullptr, true);
+    if (rows_ != cols_)
+      blocks_.emplace(exec_, a.data(), R, C, config_, opts_.workspace, opts_.label);
+    else if (variant_ == InplaceVariant::blocked)
+      launch(nullptr, true);
   }
 
   template <class View>
   void execute(const View& a) const {
     check(a);
     if (rect_) rect_->execute(a.data());
+    else if (blocks_) blocks_->execute(a.data());
     else launch(a.data(), false);
   }
 
   InplaceVariant variant() const { return variant_; }
-  /// Launch shape of the square variants (unused by decomposed).
+  /// Launch shape of the blocked pair swap (unused by naive and decomposed).
   const backends::TileConfig& config() const { return config_; }
-  /// Bytes of device workspace the plan holds (decomposed only).
-  std::size_t workspace_bytes() const { return rect_ ? rect_->workspace_bytes() : 0; }
+  /// Bytes of device workspace the plan holds (none for a square matrix's
+  /// naive and blocked variants).
+  std::size_t workspace_bytes() const {
+    return rect_ ? rect_->workspace_bytes() : blocks_ ? blocks_->workspace_bytes() : 0;
+  }
+  /// Blocked, not square: the edge g of the square blocks and the columns w of
+  /// each of their rows that one shuffle batch moves (0, 0 otherwise).
+  impl::index_t block_edge() const { return blocks_ ? blocks_->edge() : 0; }
+  impl::index_t batch_width() const { return blocks_ ? blocks_->batch_width() : 0; }
 
  private:
   template <class View>
@@ -412,21 +437,8 @@ class InplaceTransposePlan {
                            impl::TransposeInplaceNaive<T>{a, n});
       return;
     }
-    impl::with_stage<ExecSpace>(config_, [&](auto K, auto N) {
-      // Two tiles in flight: each gets half of the staging registers.
-      constexpr int half = decltype(N)::value > 1 ? decltype(N)::value / 2 : 1;
-      using F = impl::TransposeInplaceBlocked<ExecSpace, T, decltype(K)::value, half>;
-      const int tile = config_.tile, ld = tile + config_.pad;
-      const index_t nb = (n + tile - 1) / tile;
-      const index_t npairs = nb * (nb + 1) / 2;
-      F f{a, n, tile, ld, nb, npairs};
-      const index_t teams = (npairs + config_.tiles_per_team - 1) / config_.tiles_per_team;
-      auto policy = impl::team_policy(
-          opts_.label, exec_, f,
-          impl::league_for(teams, backends::Traits<ExecSpace>::max_league), config_,
-          F::scratch_bytes(tile, ld), /*flat=*/true);
-      if (!dry_run) Kokkos::parallel_for(opts_.label + "_blocked", policy, f);
-    });
+    impl::launch_inplace_blocked<ExecSpace, T>(opts_.label, exec_, config_, a, n, n, 1, 1,
+                                               dry_run);
   }
 
   ExecSpace exec_;
@@ -435,6 +447,7 @@ class InplaceTransposePlan {
   std::size_t rows_, cols_;
   backends::TileConfig config_{};
   std::optional<impl::RectInplaceTranspose<ExecSpace, T>> rect_;
+  std::optional<impl::RectBlockedTranspose<ExecSpace, T>> blocks_;
 };
 
 template <class E, class V>

@@ -1,5 +1,7 @@
 #pragma once
-// In-place transpose of a square row-major n x n matrix (seed 000).
+// In-place transpose of a square row-major n x n matrix (seed 000), or of
+// every n x n block of a grid of them inside a larger row-major matrix (the
+// first step of the rectangular blocked transpose, docs/transpose_inplace.md).
 #include <tilekit/impl/tile_copy.hpp>
 
 #include <cmath>
@@ -35,6 +37,10 @@ KOKKOS_INLINE_FUNCTION void tile_pair(index_t p, index_t& bi, index_t& bj) {
 /// stage both tiles in registers (N per tile) so all their loads are in
 /// flight together, and issue the next pair's loads before storing the
 /// current pair; one-thread teams (CPUs) move row strips of K rows.
+///
+/// The matrix is `blocks` n x n blocks, `blocks_q` side by side, their rows
+/// `stride` elements apart (one square matrix: 1, 1, n): pair p is pair
+/// p mod npairs of block p / npairs.
 template <class Exec, class T, int K, int N>
 struct TransposeInplaceBlocked {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -44,6 +50,7 @@ struct TransposeInplaceBlocked {
   index_t n;
   int tile, ld;
   index_t tiles_per_edge, npairs;
+  index_t stride, blocks_q, blocks;
 
   static std::size_t scratch_bytes(int tile, int ld) { return 2 * Tile::shmem_size(tile, ld); }
 
@@ -54,10 +61,12 @@ struct TransposeInplaceBlocked {
     bool mirrored;  // false on the diagonal
   };
   KOKKOS_INLINE_FUNCTION Pair pair_at(index_t p) const {
+    const index_t blk = p / npairs, bp = blk / blocks_q;
+    T* base = a + bp * n * stride + (blk - bp * blocks_q) * n;
     index_t bi, bj;
-    tile_pair(p, bi, bj);
+    tile_pair(p - blk * npairs, bi, bj);
     const index_t i0 = bi * tile, j0 = bj * tile;
-    return {a + i0 * n + j0, a + j0 * n + i0,
+    return {base + i0 * stride + j0, base + j0 * stride + i0,
             static_cast<int>(Kokkos::min<index_t>(tile, n - i0)),
             static_cast<int>(Kokkos::min<index_t>(tile, n - j0)), bi != bj};
   }
@@ -68,37 +77,38 @@ struct TransposeInplaceBlocked {
     const int tid = team.team_rank(), nt = team.team_size();
     T va[N], vb[N];
     auto fetch = [&](const Pair& q) {
-      stage_fetch(va, q.upper, n, q.ni, q.nj, tid, nt);
-      if (q.mirrored) stage_fetch(vb, q.lower, n, q.nj, q.ni, tid, nt);
+      stage_fetch(va, q.upper, stride, q.ni, q.nj, tid, nt);
+      if (q.mirrored) stage_fetch(vb, q.lower, stride, q.nj, q.ni, tid, nt);
     };
+    const index_t total = npairs * blocks;
     index_t p = team.league_rank();
-    if (p < npairs) {
+    if (p < total) {
       const Pair q = pair_at(p);
       if (stage_fits(N, q.ni, q.nj, nt)) fetch(q);
     }
-    for (; p < npairs; p += team.league_size()) {
+    for (; p < total; p += team.league_size()) {
       const Pair q = pair_at(p);
       const bool staged = stage_fits(N, q.ni, q.nj, nt);
       if (staged) {
         stage_commit(va, sa, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_commit(vb, sb, q.nj, q.ni, tid, nt);
       } else {
-        flat_tile_load<K>(sa, q.upper, n, q.ni, q.nj, tid, nt);
-        if (q.mirrored) flat_tile_load<K>(sb, q.lower, n, q.nj, q.ni, tid, nt);
+        flat_tile_load<K>(sa, q.upper, stride, q.ni, q.nj, tid, nt);
+        if (q.mirrored) flat_tile_load<K>(sb, q.lower, stride, q.nj, q.ni, tid, nt);
       }
       team.team_barrier();
       // The next pair's loads are issued before this pair is stored.
       const index_t pn = p + team.league_size();
-      if (pn < npairs) {
+      if (pn < total) {
         const Pair next = pair_at(pn);
         if (stage_fits(N, next.ni, next.nj, nt)) fetch(next);
       }
       if (staged) {
-        stage_store_transposed(sa, q.lower, n, q.ni, q.nj, tid, nt);
-        if (q.mirrored) stage_store_transposed(sb, q.upper, n, q.nj, q.ni, tid, nt);
+        stage_store_transposed(sa, q.lower, stride, q.ni, q.nj, tid, nt);
+        if (q.mirrored) stage_store_transposed(sb, q.upper, stride, q.nj, q.ni, tid, nt);
       } else {
-        flat_store_transposed<K>(sa, q.lower, n, q.ni, q.nj, tid, nt);
-        if (q.mirrored) flat_store_transposed<K>(sb, q.upper, n, q.nj, q.ni, tid, nt);
+        flat_store_transposed<K>(sa, q.lower, stride, q.ni, q.nj, tid, nt);
+        if (q.mirrored) flat_store_transposed<K>(sb, q.upper, stride, q.nj, q.ni, tid, nt);
       }
       team.team_barrier();
     }
