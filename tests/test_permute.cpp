@@ -265,12 +265,15 @@ TYPED_TEST(Permute, LaunchShapeOverrides) {
   using T = typename TypeParam::value;
   // Shapes every backend accepts; tiny and odd tiles give multi-dimension
   // runs, partial chunks and extra box dimensions.
+  // Teams take 1 to 3 steps in turn (tiles_per_team).
+  int steps = 0;
   for (auto [tile, pad] : {std::pair{1, 0}, {3, 1}, {5, 0}, {8, 3}, {24, 1}}) {
     tilekit::PermuteOptions o;
     o.tile = tile;
     o.pad = pad;
     o.team_rows = 1;
     o.vector = 1;
+    o.tiles_per_team = steps++ % 3 + 1;
     for (const Perm& p : {Perm{3, 2, 1, 0}, Perm{0, 1, 3, 2}, Perm{2, 0, 3, 1}, Perm{1, 0, 2, 3}})
       EXPECT_EQ((run_one<E, T>({6, 7, 10, 9}, p, PermuteVariant::fused, false, {}, o)), 0)
           << "tile " << tile << " pad " << pad << " " << describe({6, 7, 10, 9}, p, PermuteVariant::fused, false);
@@ -575,6 +578,11 @@ TYPED_TEST(PermuteErrors, RejectedBeforeAnythingIsWritten) {
   huge_tile.tile = 4096;
   EXPECT_THROW(tilekit::permute(exec, in, out, {2, 0, 1}, 1.0f, 0.0f, PermuteVariant::fused,
                                 huge_tile),
+               invalid_argument);
+  tilekit::PermuteOptions no_steps;
+  no_steps.tiles_per_team = -1;
+  EXPECT_THROW(tilekit::permute(exec, in, out, {2, 0, 1}, 1.0f, 0.0f, PermuteVariant::fused,
+                                no_steps),
                invalid_argument);
   EXPECT_TRUE(still_poisoned(out));
   // The message names the call, the extents and the permutation.

@@ -77,6 +77,7 @@ struct PermuteOptions {
   int team_rows = 0;  ///< team size
   int vector = 0;     ///< vector length
   int pad = -1;       ///< scratch row padding of the tiled kernel
+  int tiles_per_team = 0;  ///< team steps (tiles, or rows' units) each team takes in turn
   /// Bytes of the store transaction that skewed tiles start every output
   /// piece on, where a tiled 2-D transposition box's output rows do not
   /// (PermuteTiled; staged tiles, GPUs): a power of two; 0: rectangular tiles
@@ -250,9 +251,10 @@ class PermutePlan {
     // The tile of the larger element (scratch holds T: the stores convert).
     config_ = backends::Traits<ExecSpace>::permute_tile(std::max(sizeof(T), sizeof(TOut)));
     const auto& o = opts_;
-    if (o.tile < 0 || o.team_rows < 0 || o.vector < 0)
-      detail::fail(where(), "tile, team_rows and vector must be positive");
+    if (o.tile < 0 || o.team_rows < 0 || o.vector < 0 || o.tiles_per_team < 0)
+      detail::fail(where(), "tile, team_rows, vector and tiles_per_team must be positive");
     if (o.tile > 0) config_.tile = o.tile;
+    if (o.tiles_per_team > 0) config_.tiles_per_team = o.tiles_per_team;
     if (o.team_rows > 0) config_.team_rows = o.team_rows;
     if (o.vector > 0) config_.vector = o.vector;
     if (o.pad >= 0) config_.pad = o.pad;

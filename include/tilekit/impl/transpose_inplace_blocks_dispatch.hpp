@@ -105,6 +105,7 @@ class RectBlockedTranspose {
         static_cast<std::size_t>(chunks * width_));
     PermuteOptions po;
     po.label = label_ + "_shuffle";
+    po.tiles_per_team = cfg.shuffle_tiles_per_team;
     full_.emplace(make_pass(a, width_, po));
     if (const index_t rest = g_ % width_; rest > 0) rest_.emplace(make_pass(a, rest, po));
     launch_inplace_blocked<ExecSpace, T>(label_, exec_, square_, a, g_, cols_, rows_ / g_,
