@@ -1,8 +1,8 @@
 #pragma once
-// 2-D matrix transposition: out-of-place (naive, tiled, tiled_padded) and
-// in-place (square: naive swap, blocked pair swap; any shape: the
-// decomposition of docs/transpose_inplace.md). Work runs asynchronously on the
-// given execution space instance; nothing here fences.
+// 2-D matrix transposition: out-of-place (naive, tiled, tiled_padded) and in-place
+// (square: naive or blocked pair swap; extents sharing a divisor >= 4: square blocks
+// and a shuffle; any shape: the decomposition; docs/transpose_inplace.md). Work runs
+// asynchronously on the given execution space instance; nothing here fences.
 //
 //   tilekit::transpose(exec, in, out);                  // out = in^T
 //   tilekit::transpose_inplace(exec, a);                 // a = a^T in a's memory
