@@ -47,6 +47,8 @@ rejects "--shape"         permute --shape 8,0,8
 rejects "--perm"          permute --shape 8,8,8 --perm 0,0,1
 rejects "--cases"         fuzz --cases 0
 rejects "--slots"         transpose --n 64 --slots 0
+rejects "--workspace"     transpose --m 64 --n 32 --workspace 2000000000000
+rejects "--tiles-per-team" permute --shape 8,8,8 --tiles-per-team 0
 rejects "--sub"           transpose --n 64 --sub diagonal
 rejects "--sub-ld"        transpose --n 64 --sub block --sub-ld 63
 rejects "--align"         transpose --n 64 --align 24
