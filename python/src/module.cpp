@@ -96,15 +96,18 @@ py::object transpose(py::object a_obj, py::object out_obj, py::object stream_obj
   return py::none();
 }
 
-void transpose_inplace(py::object a_obj, py::object stream_obj) {
+/// Returns whether `a` is F-ordered (the Python side then views the n x m
+/// result with the same order).
+bool transpose_inplace(py::object a_obj, py::object stream_obj) {
   const auto stream = stream_of(stream_obj);
   Consumed a = Consumed::take(a_obj, "a", stream, true);
   const Array& x = a.array;
-  if (x.ndim != 2 || x.shape[0] != x.shape[1])
-    value_error("transpose_inplace: needs a square matrix, got shape " + shape_string(x));
+  if (x.ndim != 2)
+    value_error("transpose_inplace: needs a matrix (2-D array), got shape " + shape_string(x));
   const Stream s = exec_stream(x, stream);
   run_move(key_of("transpose_inplace", x, nullptr, {}, s),
            [&] { return plan_transpose_inplace(x, s); }, x.data, nullptr, 1.0, 0.0);
+  return x.fortran;
 }
 
 ReduceOp reduce_op(const std::string& op) {

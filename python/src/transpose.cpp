@@ -43,8 +43,11 @@ class TransposeRun final : public MovePlan {
 template <class Exec, class T>
 class InplaceRun final : public MovePlan {
  public:
-  InplaceRun(const Exec& exec, std::size_t n)
-      : exec_(exec), n_(n), plan_(exec, view(nullptr), InplaceVariant::blocked, options()) {}
+  /// A rows x cols row-major matrix in memory (an F array: its extents
+  /// swapped); `a` the array the plan is made on.
+  InplaceRun(const Exec& exec, std::size_t rows, std::size_t cols, void* a)
+      : exec_(exec), rows_(rows), cols_(cols),
+        plan_(exec, view(a), InplaceVariant::blocked, options()) {}
 
   void execute(void* a, void*, std::complex<double>, std::complex<double>) override {
     plan_.execute(view(a));
@@ -58,11 +61,11 @@ class InplaceRun final : public MovePlan {
     return o;
   }
   Unmanaged<T, Exec, T**> view(void* d) const {
-    return Unmanaged<T, Exec, T**>(static_cast<T*>(d), n_, n_);
+    return Unmanaged<T, Exec, T**>(static_cast<T*>(d), rows_, cols_);
   }
 
   Exec exec_;
-  std::size_t n_;
+  std::size_t rows_, cols_;
   InplaceTransposePlan<Exec, T> plan_;
 };
 
@@ -81,12 +84,14 @@ std::unique_ptr<MovePlan> plan_transpose(const Array& in, const Array& out, Stre
 }
 
 std::unique_ptr<MovePlan> plan_transpose_inplace(const Array& a, Stream stream) {
-  // Transposing a square F array in place is the same motion of memory.
+  // An m x n F array is an n x m C matrix in memory; transposing that in
+  // place leaves the n x m F transpose (for a square one, the same motion).
+  const auto m = static_cast<std::size_t>(a.shape[0]), n = static_cast<std::size_t>(a.shape[1]);
   return with_exec(a.device, stream, [&](const auto& exec) {
     return with_value_type(a.dtype, [&](auto t) -> std::unique_ptr<MovePlan> {
       using Exec = std::decay_t<decltype(exec)>;
-      return std::make_unique<InplaceRun<Exec, decltype(t)>>(
-          exec, static_cast<std::size_t>(a.shape[0]));
+      return std::make_unique<InplaceRun<Exec, decltype(t)>>(exec, a.fortran ? n : m,
+                                                             a.fortran ? m : n, a.data);
     });
   });
 }

@@ -148,6 +148,10 @@ def test_transpose_and_inplace(fw, dtype):
         a = fw.to_device(a_h)
         assert tilekit.transpose_inplace(a) is a
         np.testing.assert_array_equal(fw.to_host(a), a_h.T)
+    for shape in [(7, 13), (96, 64), (250, 100)]:
+        a_h = values(shape, dtype)
+        r = tilekit.transpose_inplace(fw.to_device(a_h))
+        np.testing.assert_array_equal(fw.to_host(r), a_h.T)
 
 
 @pytest.mark.parametrize("dtype", REAL_DTYPES)

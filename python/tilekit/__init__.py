@@ -119,9 +119,17 @@ def transpose(a, out=None, *, stream=None):
 
 
 def transpose_inplace(a, *, stream=None):
-    """Transposes a square contiguous matrix in place; returns a."""
-    _tilekit.transpose_inplace(a, _stream_for(a, stream))
-    return a
+    """Transposes a contiguous m x n matrix in place. Square: returns a, now
+    a.T. Otherwise a's memory then holds the n x m transpose, in a's order (C
+    or F), and the result is returned as an n x m view of it (a.reshape for C,
+    a.T.reshape(m, n).T for F); a itself keeps its shape over that memory."""
+    fortran = _tilekit.transpose_inplace(a, _stream_for(a, stream))
+    m, n = a.shape
+    if m == n:
+        return a
+    if fortran:
+        return a.T.reshape(m, n).T
+    return a.reshape(n, m)
 
 
 def reduce(a, op="sum", *, stream=None):
