@@ -57,8 +57,8 @@ auto filled_host(const View& v) {
 template <class Exec, class T>
 using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space>;
 
-// {96, 160} and {36, 84}: extents sharing 32 and 12 (in place: square blocks
-// and a shuffle, its batches' rows of pairs on GPUs).
+// {96, 160} and {36, 84}: extents sharing 32 (in place: square blocks and a
+// shuffle, its batches' rows of pairs on GPUs) and 12 (the decomposition).
 const std::vector<std::pair<int, int>> kShapes = {{1, 1},   {1, 37},   {37, 1},  {31, 67},
                                                   {64, 64}, {129, 65}, {200, 3}, {96, 160},
                                                   {36, 84}};

@@ -1,5 +1,5 @@
 // In-place rectangular transpose (docs/transpose_inplace.md): by square
-// blocks (blocked, extents sharing a divisor of 4 or more) and by the
+// blocks (blocked, extents sharing a divisor of 16 or more) and by the
 // decomposition (any shape): 1 x n, n x 1, primes, coprime and non-coprime
 // extents (m | n, n | m, common factors), both layouts, plan reuse, line
 // buffers in team scratch and in the workspace, shuffle batches of every
@@ -42,7 +42,7 @@ void check_rect(std::int64_t m, std::int64_t n,
   tilekit::InplaceTransposePlan plan(exec, a, v, o);
   if (m != n) {
     const bool blocks = v == tilekit::InplaceVariant::blocked && m > 0 && n > 0 &&
-                        std::gcd(m, n) >= 4;
+                        std::gcd(m, n) >= 16;
     EXPECT_EQ(plan.variant(), blocks ? tilekit::InplaceVariant::blocked
                                      : tilekit::InplaceVariant::decomposed);
     EXPECT_EQ(plan.block_edge(), blocks ? std::gcd(m, n) : 0);
@@ -66,7 +66,7 @@ const std::vector<std::pair<std::int64_t, std::int64_t>> kShapes = {
     {6, 10},  {10, 6},  {12, 18}, {18, 12}, {64, 96}, {96, 64}, {127, 256}, {256, 127},
     {192, 320}, {33, 1000}, {1000, 33}, {0, 5}, {5, 0}};
 
-// The default (blocked where gcd(m, n) >= 4) and the decomposition on all.
+// The default (blocked where gcd(m, n) >= 16) and the decomposition on all.
 TYPED_TEST(TransposeInplaceRect, Shapes) {
   for (auto [m, n] : kShapes) {
     check_rect<typename TypeParam::exec, typename TypeParam::value>(m, n);
@@ -87,11 +87,11 @@ TYPED_TEST(TransposeInplaceRect, Workspace) {
 
 // By square blocks: grids of P x Q blocks of g x g (P or Q of 1, coprime P
 // and Q, g prime, g a multiple of the tile and not), the blocks' tiles
-// clipped (tile 8 on g = 12, 33), and shuffle batches of one column, of
+// clipped (tile 8 on g = 17, 33, 50), and shuffle batches of one column, of
 // widths that leave a narrower last batch, and of every column at once.
 const std::vector<std::pair<std::int64_t, std::int64_t>> kBlockShapes = {
-    {4, 8},   {8, 4},   {8, 12},  {12, 8},   {20, 28}, {28, 20}, {36, 60},
-    {60, 36}, {99, 165}, {165, 99}, {250, 100}, {100, 250}, {14, 35}, {64, 448}};
+    {16, 32},  {32, 16},  {32, 48},   {48, 32},   {80, 112}, {112, 80}, {144, 240},
+    {240, 144}, {99, 165}, {165, 99}, {250, 100}, {100, 250}, {34, 51}, {64, 448}};
 
 TYPED_TEST(TransposeInplaceRect, Blocks) {
   using T = typename TypeParam::value;
@@ -114,8 +114,8 @@ TYPED_TEST(TransposeInplaceRect, Blocks) {
 TYPED_TEST(TransposeInplaceRect, BlocksWorkspace) {
   using Exec = typename TypeParam::exec;
   using T = typename TypeParam::value;
-  Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space> a("a", 60, 36);
-  const std::int64_t g = 12, row_bytes = 60 / g * 36 * std::int64_t(sizeof(T));
+  Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space> a("a", 80, 48);
+  const std::int64_t g = 16, row_bytes = 80 / g * 48 * std::int64_t(sizeof(T));
   tilekit::TransposeOptions o;
   for (auto [bytes, width] : {std::pair<long, std::int64_t>{0, 1}, {row_bytes - 1, 1},
                               {5 * row_bytes + 3, 5}, {100 * row_bytes, g}}) {

@@ -1,6 +1,6 @@
 #pragma once
 // 2-D matrix transposition: out-of-place (naive, tiled, tiled_padded) and in-place
-// (square: naive or blocked pair swap; extents sharing a divisor >= 4: square blocks
+// (square: naive or blocked pair swap; extents sharing a divisor >= 16: square blocks
 // and a shuffle; any shape: the decomposition; docs/transpose_inplace.md). Work runs
 // asynchronously on the given execution space instance; nothing here fences.
 //

@@ -32,8 +32,8 @@ def test_transpose_inplace(n, order, dtype):
     np.testing.assert_array_equal(a, want)
 
 
-# m x n: the blocked method (extents sharing 4 or more) and the decomposition
-# (1 x n, coprime, sharing 2), both orders; the result is a view of a's memory.
+# m x n: the blocked method (extents sharing 16 or more) and the decomposition
+# (1 x n, coprime, sharing 2 or 12), both orders; the result is a view of a's memory.
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(1, 5), (5, 1), (7, 13), (6, 10), (12, 20), (96, 64),
                                    (60, 36), (250, 100)])

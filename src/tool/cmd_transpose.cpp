@@ -151,7 +151,7 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
       one(in);
   }
   // In place: the square swaps on square matrices; blocked (square blocks and
-  // a shuffle) on others whose extents share a divisor of 4 or more; the
+  // a shuffle) on others whose extents share a divisor of 16 or more; the
   // decomposition on any shape (rows x cols in b's memory, left as cols x
   // rows). Each timed execution transposes the previous result as a rows x
   // cols matrix again: the same moves on other data.
@@ -198,7 +198,7 @@ Runner setup(CLI::App& app) {
   app.add_option("--variant", o->variant,
                  "all, or a comma-separated list of: copy_kernel naive tiled tiled_padded "
                  "inplace_naive (square only) inplace_blocked (square, or extents sharing a "
-                 "divisor of 4 or more) inplace_decomposed")
+                 "divisor of 16 or more) inplace_decomposed")
       ->capture_default_str();
   add_tile_options(app, o->shape, "scratch row padding of padded variants");
   app.add_option("--tiles-per-team", o->shape.tiles_per_team,

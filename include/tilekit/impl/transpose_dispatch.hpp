@@ -22,7 +22,7 @@ namespace tilekit {
 enum class TransposeVariant { naive, tiled, tiled_padded };
 /// In-place variants (docs/transpose_inplace.md): naive and blocked for square
 /// matrices (seed 000); blocked also for a matrix that is not square whose
-/// extents share a divisor of 4 or more (square blocks, then a shuffle of
+/// extents share a divisor of 16 or more (square blocks, then a shuffle of
 /// their rows through a workspace); decomposed for any shape. Any other
 /// matrix that is not square takes decomposed.
 enum class InplaceVariant { naive, blocked, decomposed };
@@ -343,7 +343,7 @@ TransposePlan(const E&, const I&, const O&, TransposeVariant, TransposeOptions)
 /// In-place transpose plan: a = a^T in a's memory. A square matrix takes the
 /// naive or blocked swap; any other (m x n, giving n x m: read the memory back
 /// through a view of the swapped extents) blocked by square blocks where
-/// gcd(m, n) >= 4 and the variant is blocked, else the decomposition. Those two
+/// gcd(m, n) >= 16 and the variant is blocked, else the decomposition. Those two
 /// own a workspace (workspace_bytes(); none for the square variants).
 /// Executions of one plan with a workspace must not overlap (one execution
 /// space instance).
