@@ -1,8 +1,8 @@
 #pragma once
 // Data shared by the host backends (OpenMP, Serial): a team is one thread
 // (team size 1, vector length 1) and the tile loop is a plain loop the compiler
-// vectorises. Out of place, a 128 x 128 tile of 4-byte elements (64 KiB;
-// 64 x 64 for 8-byte ones) gives each row 512 contiguous bytes to read and
+// vectorises. Out of place, a 512 x 512 tile of 4-byte elements (1 MiB;
+// 256 x 256 for 8-byte ones) gives each row 2 KiB contiguous bytes to read and
 // write, which the hardware prefetchers follow; in place, two tiles of 32 x 32
 // (16 x 16) stay in L1 together.
 #include <tilekit/backends/traits.hpp>
@@ -12,9 +12,24 @@ template <class Exec>
 struct HostTraits {
   static constexpr int loads_in_flight = 1;
   static constexpr long max_league = 1L << 30;
+  /// Out of place: tiles whose rows hold 2 KiB, within 1 MiB of scratch
+  /// (512 x 512 4-byte elements, 256 x 256 8-byte ones). A tile row is one
+  /// run of reads and one of writes, and the hardware prefetchers need runs
+  /// longer than the 512 bytes of 128-float tiles to get going: 2-core AMD
+  /// EPYC, 8192^2 floats, 2 threads, tiled_padded, alternated runs, GB/s:
+  /// tile 128 12.1-13.3, 256 14.3-15.1, 512 17.1-19.7, 1024 19.8-20.1;
+  /// 16384^2 11.0-11.8, 14.1-14.8 (512), 15.7-18.6 (1024); one thread (Serial)
+  /// 7.4-8.6, 9.5-10.1, 10.4; doubles 64 15.4-15.9, 128 16.5-18.5, 256
+  /// 17.2-19.3. The plan halves the edge for matrices that would give a
+  /// thread fewer than transpose_tiles_per_thread tiles.
   static TileConfig transpose_tile(std::size_t elem_bytes) {
-    return {elem_bytes >= 8 ? 64 : 128, 1, 1, 1};
+    const int edge = elem_bytes >= 16 ? 128 : elem_bytes >= 8 ? 256 : elem_bytes >= 2 ? 512 : 1024;
+    return {edge, 1, 1, 1};
   }
+  /// The out-of-place tile edge is halved (down to 32) while a matrix would
+  /// give each thread fewer tiles than this (a 2048^2 matrix on 16 threads:
+  /// 64 tiles of 256, not 16 of 512).
+  static constexpr int transpose_tiles_per_thread = 4;
   static constexpr int stage_registers = 1;
   /// The out-of-place transpose moves its tiles in micro-blocks of 8 x 8
   /// elements, plain loops of
@@ -33,7 +48,7 @@ struct HostTraits {
   /// the same destination rows from tile to tile (impl/micro_transpose.hpp).
   static constexpr bool tiles_down_columns = true;
   /// The tile lives in level-1 scratch: level 0 holds 32 KiB on OpenMP, and
-  /// 128 x 128 floats (64 KiB, L2) write destination rows of 512 bytes.
+  /// 512 x 512 floats (1 MiB) write destination rows of 2 KiB.
   static constexpr int transpose_scratch_level = 1;
   /// Matrices with a side of at most 32 bytes (2 x N, N x 8 floats) take the
   /// thin kernel: each thread walks the long side, a few contiguous streams.
@@ -63,11 +78,17 @@ struct HostTraits {
     return {elem_bytes >= 16 ? 16 : elem_bytes >= 8 ? 32 : 64, 1, 1, 1};
   }
   /// Launch shapes tune.hpp tries: tile edges of 16 to 128 elements (a
-  /// one-thread team: the edge sets the run length and the cache footprint).
-  static std::vector<TileConfig> transpose_candidates(std::size_t /*elem_bytes*/) {
+  /// one-thread team: the edge sets the run length and the cache footprint),
+  /// and for the transpose 256 and 512 too (its scratch is level 1).
+  static std::vector<TileConfig> permute_candidates(std::size_t /*elem_bytes*/) {
     return {{16, 1, 1, 1}, {32, 1, 1, 1}, {64, 1, 1, 1}, {128, 1, 1, 1}};
   }
-  static std::vector<TileConfig> permute_candidates(std::size_t e) { return transpose_candidates(e); }
+  static std::vector<TileConfig> transpose_candidates(std::size_t e) {
+    auto c = permute_candidates(e);
+    c.push_back({256, 1, 1, 1});
+    c.push_back({512, 1, 1, 1});
+    return c;
+  }
   static HardwareInfo hardware(const Exec& exec) {
     return host_hardware(Exec::name(), exec.concurrency());
   }

@@ -91,6 +91,21 @@ backends::TileConfig resolve_tile(const std::string& where, const TransposeOptio
   return c;
 }
 
+/// The backend's out-of-place tile edge for an m x n matrix on `threads`
+/// threads: halved (not below 32) while the matrix would give a thread
+/// fewer than Traits::transpose_tiles_per_thread tiles, where the backend
+/// sets it (hosts, whose tiles are large); as it is elsewhere.
+template <class Exec>
+int fit_tile(int tile, index_t m, index_t n, int threads) {
+  if constexpr (requires { backends::Traits<Exec>::transpose_tiles_per_thread; }) {
+    const index_t want = static_cast<index_t>(backends::Traits<Exec>::transpose_tiles_per_thread) *
+                         std::max(threads, 1);
+    auto tiles = [&](int t) { return ((m + t - 1) / t) * ((n + t - 1) / t); };
+    while (tile > 32 && tiles(tile) < want) tile /= 2;
+  }
+  return tile;
+}
+
 /// The addressing of one out-of-place transpose (docs/strided.md), in the
 /// frame the kernels use: element (i, j), i < m, j < n, is read from
 /// in[i * si0 + j * si1] and written to out[j * so0 + i * so1]. `tiled` when
@@ -148,6 +163,8 @@ class TransposePlan {
     config_ = impl::resolve_tile<ExecSpace>(
         where(), opts_, backends::Traits<ExecSpace>::transpose_tile(sizeof(T)),
         variant_ == TransposeVariant::tiled_padded);
+    if (opts_.tile <= 0)
+      config_.tile = impl::fit_tile<ExecSpace>(config_.tile, geom_.m, geom_.n, exec_.concurrency());
     detail::require_align(where(), opts_.align);
     if (variant_ != TransposeVariant::naive) {
       // Validate the launch shape now, not on first execution.
