@@ -306,6 +306,41 @@ TYPED_TEST(Transpose, LaunchShapeOverrides) {
   }
 }
 
+/// The default tile edge fits the matrix to the threads where the backend
+/// asks for it (hosts: Traits::transpose_tiles_per_thread): halved, down to
+/// 32, while a thread would get fewer tiles; a caller's tile is kept.
+TEST(TransposeTile, HostEdgeHalvedForSmallMatrices) {
+  using E = Kokkos::DefaultHostExecutionSpace;
+  using tilekit::impl::fit_tile;
+  if constexpr (requires { tilekit::backends::Traits<E>::transpose_tiles_per_thread; }) {
+    constexpr int per = tilekit::backends::Traits<E>::transpose_tiles_per_thread;
+    EXPECT_EQ(fit_tile<E>(512, 8192, 8192, 2), 512);
+    EXPECT_EQ(fit_tile<E>(512, 2048, 2048, 16), 256);  // 16 tiles of 512 < 4 x 16
+    EXPECT_EQ(fit_tile<E>(512, 100, 100, 2), 32);      // never below 32
+    EXPECT_EQ(fit_tile<E>(512, 1, 1 << 20, 1), 512);   // 2048 tiles in one row
+    for (int threads : {1, 2, 3, 16, 64})
+      for (auto [m, n] : {std::pair{1000L, 1000L}, {4096L, 300L}, {17L, 100003L}}) {
+        const int t = fit_tile<E>(512, m, n, threads);
+        const auto tiles = [&](long e) { return ((m + e - 1) / e) * ((n + e - 1) / e); };
+        EXPECT_TRUE(t == 32 || tiles(t) >= per * threads) << m << "x" << n << " " << threads;
+        if (t < 512) EXPECT_LT(tiles(2 * t), per * threads) << m << "x" << n << " " << threads;
+      }
+    Kokkos::View<float**, Kokkos::LayoutRight, E> a("a", 100, 100), b("b", 100, 100);
+    const E exec;
+    EXPECT_EQ(tilekit::TransposePlan(exec, a, b).config().tile,
+              fit_tile<E>(tilekit::backends::Traits<E>::transpose_tile(4).tile, 100, 100,
+                          exec.concurrency()));
+    tilekit::TransposeOptions o;
+    o.tile = 128;
+    EXPECT_EQ(tilekit::TransposePlan(exec, a, b, tilekit::TransposeVariant::tiled_padded, o)
+                  .config()
+                  .tile,
+              128);
+  } else {
+    GTEST_SKIP() << "the host backend keeps its tile edge";
+  }
+}
+
 TYPED_TEST(Transpose, LargestTeamsTheSpaceLaunches) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
