@@ -288,11 +288,8 @@ Runner setup(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--layout", o->layout, "right | left")->capture_default_str()->check(
       CLI::IsMember({"right", "left"}));
-  add_tile_options(app, o->launch, "scratch row padding of the tiled kernel");
-  app.add_option("--tiles-per-team", o->launch.tiles_per_team,
-                 "team steps (tiles, or rows' units) each team takes in turn (default: the "
-                 "backend's)")
-      ->check(CLI::Range(1, 1 << 20));
+  add_tile_options(app, o->launch, "scratch row padding of the tiled kernel",
+                   "team steps (tiles, or rows' units) each team takes in turn");
   add_align_option(app, o->launch.align, "the tiled method on GPUs");
   app.description(app.get_description() +
                   " (--dtype also takes cfloat and cdouble, Kokkos::complex; all = all five)");

@@ -200,10 +200,8 @@ Runner setup(CLI::App& app) {
                  "inplace_naive (square only) inplace_blocked (square, or extents sharing a "
                  "divisor of 16 or more) inplace_decomposed")
       ->capture_default_str();
-  add_tile_options(app, o->shape, "scratch row padding of padded variants");
-  app.add_option("--tiles-per-team", o->shape.tiles_per_team,
-                 "tiles each team takes in turn (default: the backend's)")
-      ->check(CLI::Range(1, 1 << 20));
+  add_tile_options(app, o->shape, "scratch row padding of padded variants",
+                   "tiles each team takes in turn");
   app.add_option("--slots", o->shape.slots,
                  "inplace_decomposed: workspace slots, teams in flight on lines that do not "
                  "fit in team scratch (default: the backend's, within a quarter of the matrix)")

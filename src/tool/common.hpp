@@ -29,10 +29,12 @@ struct CommonOptions {
 
 void add_common_options(CLI::App& app, CommonOptions& o);
 
-/// --tile, --team-rows, --vector, --pad: launch-shape overrides of a tiled
-/// family (unset keeps the backend's), range-checked before anything runs.
+/// --tile, --team-rows, --vector, --pad, --tiles-per-team: launch-shape
+/// overrides of a tiled family (unset keeps the backend's), range-checked
+/// before anything runs.
 template <class Shape>
-void add_tile_options(CLI::App& app, Shape& s, const std::string& pad_help) {
+void add_tile_options(CLI::App& app, Shape& s, const std::string& pad_help,
+                      const std::string& steps_help) {
   app.add_option("--tile", s.tile, "tile edge (default: the backend's)")
       ->check(CLI::Range(1, 1024));
   app.add_option("--team-rows", s.team_rows, "team size (default: the backend's)")
@@ -40,6 +42,8 @@ void add_tile_options(CLI::App& app, Shape& s, const std::string& pad_help) {
   app.add_option("--vector", s.vector, "vector length (default: the backend's)")
       ->check(CLI::Range(1, 1024));
   app.add_option("--pad", s.pad, pad_help)->check(CLI::Range(0, 64));
+  app.add_option("--tiles-per-team", s.tiles_per_team, steps_help + " (default: the backend's)")
+      ->check(CLI::Range(1, 1 << 20));
 }
 
 /// --align: skewed tiles on GPUs (TransposeOptions / PermuteOptions::align),
