@@ -202,8 +202,9 @@ TYPED_TEST(Permute, RandomRank5To8) {
   random_cases<E, T, 8>(4, 5, 801);
 }
 
-/// The host path writes transposition tiles in cache-line micro-blocks and
-/// streams outputs past the backends' stream_min_bytes (micro_transpose.hpp).
+/// The host path reads transposition tiles into scratch transposed in
+/// micro-blocks, writes whole rows and streams outputs past the backends'
+/// stream_min_bytes (micro_transpose.hpp).
 /// A large float case (33 MiB of output) takes it: an odd innermost extent (so
 /// some micro-block rows start unaligned and are stored plainly), both
 /// layouts (float only: the host reference takes about a second a case).
@@ -217,10 +218,10 @@ TYPED_TEST(Permute, StreamedLargeOutputs) {
         b("b", 10885, 3, 257);
     tilekit::PermutePlan plan(E(), a, b, perm);
     const auto& L = plan.tiled_layout();
-    if constexpr (tilekit::impl::line_micro_edge<E, T>() > 0) {
+    if constexpr (tilekit::impl::micro_edge<E, T>() > 0) {
       ASSERT_EQ(plan.method(), tilekit::PermuteMethod::tiled);
       ASSERT_TRUE(L.kind == tilekit::impl::BoxKind::affine && L.s_row == 1 && L.s_col == L.ld)
-          << "the case no longer takes the micro-blocked store";
+          << "the case no longer takes the host path";
       ASSERT_TRUE(tilekit::impl::stream_output<E>(257.0 * 3 * 10885 * sizeof(T)));
     }
     for (bool left : {false, true})
@@ -449,7 +450,7 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
                              PermuteTables{tables.data(), tiling.maps});
         ASSERT_LE(static_cast<index_t>(L.box[load_rows]) * L.box[load_cols], N);
         Kokkos::TeamPolicy<E> policy(exec, 3, team, 1);
-        policy.set_scratch_size(0, Kokkos::PerTeam(Tabled::scratch_bytes(L)));
+        policy.set_scratch_size(tile_scratch_level<E>(), Kokkos::PerTeam(Tabled::scratch_bytes(L)));
         if (L.kind == BoxKind::affine)
           Kokkos::parallel_for("test_tiled", policy, Affine{a.data(), b.data(), nullptr, L, {}});
         else if (L.kind == BoxKind::load_table)
@@ -511,7 +512,7 @@ TYPED_TEST(PermuteStaged, SkewedTiles) {
           T* o = b.data() + origin;
           L.phase = static_cast<std::int16_t>(reinterpret_cast<std::uintptr_t>(o) / sizeof(T) % S);
           Kokkos::TeamPolicy<E> policy(exec, 3, team, 1);
-          policy.set_scratch_size(0, Kokkos::PerTeam(Affine::scratch_bytes(L)));
+          policy.set_scratch_size(tile_scratch_level<E>(), Kokkos::PerTeam(Affine::scratch_bytes(L)));
           Kokkos::parallel_for("test_skewed", policy, Affine{a.data(), o, nullptr, L, {}});
           exec.fence();
           std::vector<T> got(origin + n);

@@ -212,7 +212,7 @@ TYPED_TEST(Transpose, SkewedTileKernel) {
   using T = typename TypeParam::value;
   using Mem = typename E::memory_space;
   using F = tilekit::impl::TransposeTiled<E, T, 4, 32>;
-  constexpr int level = tilekit::impl::transpose_scratch_level<E>();
+  constexpr int level = tilekit::impl::tile_scratch_level<E>();
   E exec;
   for (auto [S, tile] : {std::pair{2, 4}, {2, 8}, {4, 8}})
     for (auto [m, n] : {std::pair{1, 1}, {1, 13}, {13, 1}, {7, 9}, {17, 31}, {33, 65}, {29, 8}})

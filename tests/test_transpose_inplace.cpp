@@ -33,8 +33,9 @@ void check_inplace(int n, tilekit::InplaceVariant v, const tilekit::TransposeOpt
   EXPECT_EQ(wrong, 0) << n << "x" << n << " " << tilekit::to_string(v);
 }
 
-// Around the tile edges (host: 32 x 32 tiles for 4-byte types, 16 x 16 for
-// 8-byte ones; Cuda: 32 x 32) and their halves, and primes past them.
+// Around the tile edges (host: the default edge halved to 32 to 128 for
+// these sizes by the plan; Cuda: 32 x 32) and their halves, and primes past
+// them.
 const std::vector<int> kEdges = {1, 2, 3, 8, 15, 16, 17, 31, 32, 33, 48, 64, 65, 97, 128, 130, 200, 257};
 
 TYPED_TEST(TransposeInplace, NaiveSwap) {
@@ -67,6 +68,24 @@ TYPED_TEST(TransposeInplace, SmallOddTiles) {
     for (int n : {1, 2, 20, 49})
       check_inplace<typename TypeParam::exec, typename TypeParam::value, Kokkos::LayoutRight>(
           n, tilekit::InplaceVariant::blocked, o);
+  }
+}
+
+// The host path (tiles read into scratch transposed in micro-blocks, written
+// back as whole rows) with its own large tiles: pairs clipped at every side,
+// edges that are and are not multiples of the 8 x 8 micro-block.
+TYPED_TEST(TransposeInplace, HostPathLargeTiles) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  if constexpr (tilekit::impl::micro_edge<E, T>() == 0) {
+    GTEST_SKIP() << "the backend has no host path";
+  } else {
+    for (int tile : {60, 256}) {
+      tilekit::TransposeOptions o;
+      o.tile = tile;
+      for (int n : {255, 256, 257, 600})
+        check_inplace<E, T, Kokkos::LayoutRight>(n, tilekit::InplaceVariant::blocked, o);
+    }
   }
 }
 

@@ -3,8 +3,8 @@
 // (team size 1, vector length 1) and the tile loop is a plain loop the compiler
 // vectorises. Out of place, a 512 x 512 tile of 4-byte elements (1 MiB;
 // 256 x 256 for 8-byte ones) gives each row 2 KiB contiguous bytes to read and
-// write, which the hardware prefetchers follow; in place, two tiles of 32 x 32
-// (16 x 16) stay in L1 together.
+// write, which the hardware prefetchers follow; in place, a pair of 256 x 256
+// tiles (128 x 128) rows of 1 KiB. Tiles live in level-1 scratch.
 #include <tilekit/backends/traits.hpp>
 
 namespace tilekit::backends {
@@ -31,30 +31,30 @@ struct HostTraits {
   /// 64 tiles of 256, not 16 of 512).
   static constexpr int transpose_tiles_per_thread = 4;
   static constexpr int stage_registers = 1;
-  /// The out-of-place transpose moves its tiles in micro-blocks of 8 x 8
-  /// elements, plain loops of
+  /// The transposes (out of place, in place, the permute's transposition
+  /// boxes) move their tiles in micro-blocks of 8 x 8 elements, plain loops of
   /// compile-time trip counts that the compiler unrolls and vectorises
-  /// (impl/micro_transpose.hpp): the transpose reads each tile from the matrix
-  /// straight into scratch transposed, then writes whole destination rows.
+  /// (impl/micro_transpose.hpp): each tile is read from memory straight into
+  /// scratch transposed, then written out as whole destination rows.
   static constexpr int transpose_micro_edge = 8;
-  /// The permute's tiled kernel writes its scratch tile out transposed in
-  /// micro-blocks one 64-byte line wide and high (16 x 16 floats): each
-  /// destination line written whole at once (8 x 8 measured half as fast).
-  static constexpr int store_micro_bytes = 64;
   /// Out-of-place outputs of 32 MiB or more (beyond the last-level cache) are
   /// written with streaming stores: no read of the destination lines first.
   static constexpr long stream_min_bytes = 1L << 25;
   /// Consecutive tiles go down a column of tiles, so a thread's writes continue
   /// the same destination rows from tile to tile (impl/micro_transpose.hpp).
   static constexpr bool tiles_down_columns = true;
-  /// The tile lives in level-1 scratch: level 0 holds 32 KiB on OpenMP, and
-  /// 512 x 512 floats (1 MiB) write destination rows of 2 KiB.
-  static constexpr int transpose_scratch_level = 1;
+  /// Tiles live in level-1 scratch (the transposes' and the permute's): level
+  /// 0 holds 32 KiB on OpenMP, and 512 x 512 floats (1 MiB) write
+  /// destination rows of 2 KiB.
+  static constexpr int tile_scratch_level = 1;
   /// Matrices with a side of at most 32 bytes (2 x N, N x 8 floats) take the
   /// thin kernel: each thread walks the long side, a few contiguous streams.
   static constexpr int transpose_thin_bytes = 32;
+  /// In place: pairs of tiles whose rows hold 1 KiB (256 x 256 4-byte
+  /// elements, 128 x 128 8-byte ones: 512 KiB of level-1 scratch a pair).
   static TileConfig transpose_inplace_tile(std::size_t elem_bytes) {
-    return {elem_bytes >= 8 ? 16 : 32, 1, 1, 1};
+    const int edge = elem_bytes >= 16 ? 64 : elem_bytes >= 8 ? 128 : elem_bytes >= 4 ? 256 : 512;
+    return {edge, 1, 1, 1};
   }
   /// cmm: a team is one thread running every work item of a tile in turn, so
   /// tiles are large (staging is amortised) and live in level-1 scratch.

@@ -1,10 +1,10 @@
 #pragma once
 // The host path of the tiled transposes: a one-thread team moves its tile in
-// micro-blocks of B x B elements. The out-of-place transpose reads the tile
-// from the matrix into scratch transposed (backends' transpose_micro_edge),
-// then writes whole destination rows, streamed when large; the permute's
-// tiled kernel writes its scratch tile out transposed by micro-blocks one
-// cache line wide (store_micro_bytes). The micro-kernel is plain loops with compile-time trip counts, which
+// micro-blocks of B x B elements. The out-of-place transpose, the in-place
+// pair swap and the permute's tiled kernel (2-D transposition boxes) read each
+// tile from memory into scratch transposed (backends' transpose_micro_edge),
+// then write whole destination rows, streamed when large (out of place). The
+// micro-kernel is plain loops with compile-time trip counts, which
 // the compiler unrolls fully and vectorises (docs/performance.md, "CPU path",
 // shows what GCC makes of it). Large outputs may be written with streaming
 // (non-temporal) stores, which do not read the destination lines first.
@@ -37,8 +37,6 @@ namespace tilekit::impl {
 
 /// The host path's micro-block edge (0: the scratch path, as on GPUs).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_micro_edge, 0)
-/// The permute's transposed store: bytes of a micro-block row (0: none).
-TILEKIT_OPTIONAL_TRAIT(int, store_micro_bytes, 0)
 /// Outputs of at least this many bytes are streamed (0: never).
 TILEKIT_OPTIONAL_TRAIT(double, stream_min_bytes, 0)
 /// The widest thin side, in bytes, below which an out-of-place transpose
@@ -78,10 +76,11 @@ constexpr int permute_pack_width() {
 /// writes stay sequential from tile to tile), rather than along the rows of
 /// tiles (GPUs).
 TILEKIT_OPTIONAL_TRAIT(bool, tiles_down_columns, false)
-/// The team scratch level of the tiled out-of-place transpose's tile (a CPU's
-/// level 1 holds tiles past the 32 KiB of level 0: rows long enough for the
-/// write streams).
-TILEKIT_OPTIONAL_TRAIT(int, transpose_scratch_level, 0)
+/// The team scratch level of the tiled kernels' tiles: the out-of-place
+/// transpose's tile, the in-place pair and the permute's tile (a CPU's level
+/// 1 holds tiles past the 32 KiB of level 0: rows long enough for the
+/// prefetchers and the write streams).
+TILEKIT_OPTIONAL_TRAIT(int, tile_scratch_level, 0)
 #undef TILEKIT_OPTIONAL_TRAIT
 
 /// Micro-block edge in elements on Exec: transpose_micro_edge (at least 2),
@@ -90,16 +89,6 @@ template <class Exec, class T>
 constexpr int micro_edge() {
   constexpr int edge = transpose_micro_edge<Exec>();
   return edge <= 0 ? 0 : edge < 2 ? 2 : edge;
-}
-
-/// Micro-block edge in elements of T for the permute's transposed store on
-/// Exec: store_micro_bytes / sizeof(T) (at least 2): each destination row of
-/// a block is one cache line, written whole; 0 where the backend keeps the
-/// scratch path.
-template <class Exec, class T>
-constexpr int line_micro_edge() {
-  constexpr int bytes = store_micro_bytes<Exec>(), e = bytes / static_cast<int>(sizeof(T));
-  return bytes <= 0 ? 0 : e >= 2 ? e : 2;
 }
 
 /// Whether a thin matrix takes the staged thin kernel: the backend has one,

@@ -335,8 +335,9 @@ class PermutePlan {
     kernel_ = opts_.label + "_tiled";
     // The backend's tile, halved while its scratch exceeds what a team may
     // have (a caller's tile is taken as given: too large throws).
+    constexpr int level = impl::tile_scratch_level<ExecSpace>();
     const std::size_t smax =
-        static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>(exec_, 1, 1).scratch_size_max(0));
+        static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>(exec_, 1, 1).scratch_size_max(level));
     // (Its scratch depends on the layout only, whichever kernel runs it.)
     using F = impl::PermuteTiled<ExecSpace, T, K, N, decltype(st), impl::BoxKind::tables>;
     impl::Tiling tiling;
@@ -362,7 +363,7 @@ class PermutePlan {
     packed_ = PW > 1 && impl::pack_tiles(tiling, PW);
     with_tiled<decltype(st)>([&](auto f) {
       policy_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, config_), config_,
-                                  decltype(f)::scratch_bytes(tiled_), /*flat=*/true);
+                                  decltype(f)::scratch_bytes(tiled_), /*flat=*/true, level);
     });
     // Packed tiles hold 1 / PW the units: a team of 1 / PW the work items (a
     // caller's team is taken as given) stages as many registers each. H200,
@@ -374,7 +375,8 @@ class PermutePlan {
         if (opts_.team_rows == 0) c.team_rows = std::max(1, c.team_rows / PW);
         with_tiled<impl::StoreMove<Bits>, PW, Bits>([&](auto f) {
           policy_pack_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, c), c,
-                                           decltype(f)::scratch_bytes(tiled_), /*flat=*/true);
+                                           decltype(f)::scratch_bytes(tiled_), /*flat=*/true,
+                                           level);
         });
       }
     }

@@ -147,9 +147,11 @@ struct TableBox {
 /// occupancy).
 ///
 /// One-thread teams (CPUs) of a pure move (Store = StoreMove) through an
-/// affine box that is a 2-D transposition in scratch (store element (a, j) at
-/// scratch j x ld + a) write it in the transposes' cache-line micro-blocks,
-/// streamed when the output is large (micro_transpose.hpp).
+/// affine box that is a 2-D transposition (store element (a, j) is load
+/// element (j, a)) take the out-of-place transpose's host path
+/// (micro_transpose.hpp): the tile is read into scratch already transposed,
+/// micro-block by micro-block, and written out as whole store rows, streamed
+/// when the output is large.
 ///
 /// Skewed tiles (L.skew = S > 1: affine 2-D transposition boxes, staged
 /// tiles; make_tiling): where the output's store rows do not start on a
@@ -175,7 +177,7 @@ struct PermuteTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   /// Micro-block edge of the host path; 0: none (GPUs, or scaled stores).
   static constexpr int B =
-      Kind == BoxKind::affine && std::is_same_v<Store, StoreMove<T>> ? line_micro_edge<Exec, T>() : 0;
+      Kind == BoxKind::affine && std::is_same_v<Store, StoreMove<T>> ? micro_edge<Exec, T>() : 0;
   using Scratch = ScratchArray<T, Exec>;
   using Tables = ScratchArray<index_t, Exec>;
   /// Teams of many work items (staged) read the tables from team scratch.
@@ -270,14 +272,14 @@ TILEKIT_UNROLL
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    const Scratch s(team.team_scratch(0), L.scratch_elements());
+    const Scratch s(team.team_scratch(tile_scratch_level<Exec>()), L.scratch_elements());
     const AffineBox affine{L.in_row, L.out_row, L.s_row, L.s_col};
     if constexpr (Kind == BoxKind::affine) {
       move(team, s, affine);
     } else {
       const index_t* t = tables;
       if constexpr (scratch_tables) {
-        const Tables copy(team.team_scratch(0), L.table_used());
+        const Tables copy(team.team_scratch(tile_scratch_level<Exec>()), L.table_used());
         Kokkos::parallel_for(Kokkos::TeamVectorRange(team, L.table_used()),
                              [&](const int i) { copy(i) = tables[i]; });
         team.team_barrier();
@@ -292,8 +294,10 @@ TILEKIT_UNROLL
   template <class Box>
   KOKKOS_INLINE_FUNCTION void move(const member_type& team, const Scratch& s, const Box box) const {
     const int ld = L.ld, tid = team.team_rank(), nt = team.team_size();
-    // The micro-blocked store applies to transposition boxes only.
+    // The host path applies to transposition boxes only: their scratch then
+    // holds the tile transposed, store row a at a x ldt.
     const bool micro = B > 0 && L.s_row == 1 && L.s_col == ld;
+    const int ldt = micro ? static_cast<int>(L.scratch_elements() / L.box[load_cols]) : 0;
     // The output's size, near enough (clipped tiles counted whole).
     const double out_bytes = static_cast<double>(L.ntiles) * L.box[load_rows] * L.box[load_cols] * sizeof(T);
     const bool stream = micro && stream_output<Exec>(out_bytes);
@@ -328,7 +332,11 @@ TILEKIT_UNROLL
                           for (int k = 0; k < W; ++k) s(r * ld + u * W + k) = x.v[k];
                         }
                       });
-      else
+      else if (micro) {
+        if constexpr (B > 0)  // (micro is false where B == 0): s(c ldt + r) = in(r, c)
+          micro_store_transposed<B>(src, L.in_row, s.data(), ldt, g.count[load_rows],
+                                    g.count[load_cols], tid, nt, false);
+      } else
         flat_move<K>(
             g.count[load_rows], g.count[load_cols], tid, nt,
             [&](const int r, const int c) { return src[box.in_row(r) + c]; },
@@ -361,9 +369,9 @@ TILEKIT_UNROLL
                         }
                       });
       else if (micro) {
-        if constexpr (B > 0)  // (micro is false where B == 0)
-          micro_store_transposed<B>(s.data(), ld, dst, L.out_row, g.count[store_cols],
-                                    g.count[store_rows], tid, nt, stream);
+        if constexpr (B > 0)  // whole store rows, one contiguous run each
+          for (int a = tid; a < g.count[store_rows]; a += nt)
+            put_run(dst + a * L.out_row, s.data() + a * ldt, g.count[store_cols], stream);
       } else
         flat_move<K>(
             g.count[store_rows], g.count[store_cols], tid, nt,

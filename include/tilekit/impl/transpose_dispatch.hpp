@@ -333,7 +333,7 @@ class TransposePlan {
       auto policy = impl::team_policy<ExecSpace, impl::StageBounds<ExecSpace, decltype(N)::value>>(
           w, exec_, f, impl::league_for(teams, backends::Traits<ExecSpace>::max_league),
           config_, F::scratch_bytes(tile, ld), /*flat=*/true,
-          impl::transpose_scratch_level<ExecSpace>());
+          impl::tile_scratch_level<ExecSpace>());
       if (!dry_run) Kokkos::parallel_for(opts_.label + "_tiled", policy, f);
     });
     return skewed;
@@ -392,6 +392,7 @@ class InplaceTransposePlan {
     }
     config_ = impl::resolve_tile<ExecSpace>(
         opts_.label, opts_, backends::Traits<ExecSpace>::transpose_inplace_tile(sizeof(T)), true);
+    if (opts_.tile <= 0) config_.tile = impl::fit_tile<ExecSpace>(config_.tile, R, C, exec_.concurrency());
     if (rows_ != cols_)
       blocks_.emplace(exec_, a.data(), R, C, config_, opts_.workspace, opts_.label);
     else if (variant_ == InplaceVariant::blocked)

@@ -54,7 +54,8 @@ void launch_inplace_blocked(const std::string& label, const ExecSpace& exec,
         (npairs * blocks_p * blocks_q + config.tiles_per_team - 1) / config.tiles_per_team;
     auto policy = team_policy(label, exec, f,
                               league_for(teams, backends::Traits<ExecSpace>::max_league), config,
-                              F::scratch_bytes(tile, ld), /*flat=*/true);
+                              F::scratch_bytes(tile, ld), /*flat=*/true,
+                              tile_scratch_level<ExecSpace>());
     if (!dry_run) Kokkos::parallel_for(label + "_blocked", policy, f);
   });
 }

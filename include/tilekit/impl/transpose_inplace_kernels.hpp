@@ -2,6 +2,7 @@
 // In-place transpose of a square row-major n x n matrix (seed 000), or of
 // every n x n block of a grid of them inside a larger row-major matrix (the
 // first step of the rectangular blocked transpose, docs/transpose_inplace.md).
+#include <tilekit/impl/micro_transpose.hpp>
 #include <tilekit/impl/tile_copy.hpp>
 
 #include <cmath>
@@ -36,7 +37,12 @@ KOKKOS_INLINE_FUNCTION void tile_pair(index_t p, index_t& bi, index_t& bj) {
 /// tiles (bi == bj) are transposed within themselves. Teams of many work items
 /// stage both tiles in registers (N per tile) so all their loads are in
 /// flight together, and issue the next pair's loads before storing the
-/// current pair; one-thread teams (CPUs) move row strips of K rows.
+/// current pair. One-thread teams (CPUs), where the backend gives a
+/// micro-block edge, read both tiles into scratch already transposed, micro-
+/// block by micro-block, and write each back as whole rows of the other's
+/// place (the out-of-place host path, micro_transpose.hpp); else they move
+/// row strips of K rows. The tiles live at the backend's
+/// tile_scratch_level (a CPU's level 1: pairs with rows of 1 KiB).
 ///
 /// The matrix is `blocks` n x n blocks, `blocks_q` side by side, their rows
 /// `stride` elements apart (one square matrix: 1, 1, n): pair p is pair
@@ -45,6 +51,7 @@ template <class Exec, class T, int K, int N>
 struct TransposeInplaceBlocked {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Tile = ScratchTile<T, Exec>;
+  static constexpr int B = micro_edge<Exec, T>();
 
   T* a;
   index_t n;
@@ -72,8 +79,8 @@ struct TransposeInplaceBlocked {
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    Tile sa(team.team_scratch(0), tile, ld);
-    Tile sb(team.team_scratch(0), tile, ld);
+    Tile sa(team.team_scratch(tile_scratch_level<Exec>()), tile, ld);
+    Tile sb(team.team_scratch(tile_scratch_level<Exec>()), tile, ld);
     const int tid = team.team_rank(), nt = team.team_size();
     T va[N], vb[N];
     auto fetch = [&](const Pair& q) {
@@ -92,6 +99,12 @@ struct TransposeInplaceBlocked {
       if (staged) {
         stage_commit(va, sa, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_commit(vb, sb, q.nj, q.ni, tid, nt);
+      } else if constexpr (B > 0) {  // transposed on the way in: sa = upper^T, sb = lower^T
+        micro_store_transposed<B>(q.upper, stride, sa.data(), static_cast<index_t>(sa.stride(0)),
+                                  q.ni, q.nj, tid, nt, false);
+        if (q.mirrored)
+          micro_store_transposed<B>(q.lower, stride, sb.data(), static_cast<index_t>(sb.stride(0)),
+                                    q.nj, q.ni, tid, nt, false);
       } else {
         flat_tile_load<K>(sa, q.upper, stride, q.ni, q.nj, tid, nt);
         if (q.mirrored) flat_tile_load<K>(sb, q.lower, stride, q.nj, q.ni, tid, nt);
@@ -106,6 +119,9 @@ struct TransposeInplaceBlocked {
       if (staged) {
         stage_store_transposed(sa, q.lower, stride, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_store_transposed(sb, q.upper, stride, q.nj, q.ni, tid, nt);
+      } else if constexpr (B > 0) {  // whole rows, one contiguous run each
+        store_tile_rows(sa, q.lower, stride, q.nj, q.ni, tid, nt, false);
+        if (q.mirrored) store_tile_rows(sb, q.upper, stride, q.ni, q.nj, tid, nt, false);
       } else {
         flat_store_transposed<K>(sa, q.lower, stride, q.ni, q.nj, tid, nt);
         if (q.mirrored) flat_store_transposed<K>(sb, q.upper, stride, q.nj, q.ni, tid, nt);

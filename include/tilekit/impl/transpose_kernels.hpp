@@ -125,7 +125,7 @@ struct TransposeTiled {
   }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
-    Tile s(team.team_scratch(transpose_scratch_level<Exec>()), tile, ld);
+    Tile s(team.team_scratch(tile_scratch_level<Exec>()), tile, ld);
     const int tid = team.team_rank(), nt = team.team_size();
     T v[N];
     const bool stream = B > 0 && stream_output<Exec>(static_cast<double>(rows) * cols * sizeof(T));
