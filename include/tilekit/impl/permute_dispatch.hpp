@@ -276,6 +276,27 @@ class PermutePlan {
     return off ? S : 0;
   }
 
+  /// The rows method's edge: a fastest dimension that stays and holds at
+  /// least this many elements moves as rows, edge^2 elements a team step. The
+  /// caller's tile, else the backend's permute_rows_edge where it has one
+  /// (hosts, whose tiles are larger than a rows step should be), else the
+  /// tile.
+  index_t rows_edge() const {
+    if constexpr (requires { backends::Traits<ExecSpace>::permute_rows_edge(sizeof(T)); })
+      if (opts_.tile <= 0)
+        return backends::Traits<ExecSpace>::permute_rows_edge(std::max(sizeof(T), sizeof(TOut)));
+    return config_.tile;
+  }
+
+  /// Tiles below which the default tile is halved: the backend's
+  /// transpose_tiles_per_thread per thread (0 where it sets none).
+  index_t want_tiles() const {
+    if constexpr (requires { backends::Traits<ExecSpace>::transpose_tiles_per_thread; })
+      return static_cast<index_t>(backends::Traits<ExecSpace>::transpose_tiles_per_thread) *
+             std::max(1, exec_.concurrency());
+    return 0;
+  }
+
   /// League of a team kernel: `tiles_per_team` steps of work per team (teams
   /// loop over the rest; one-thread CPU teams keep contiguous work).
   int league(index_t work, const backends::TileConfig& c) const {
@@ -311,10 +332,11 @@ class PermutePlan {
     if (!fused_.unit_inner()) return prepare_naive(fused_);
     const int r = fused_.rank;
     const bool stays = r >= 1 && fused_.p[r - 1] == r - 1;
-    if (r <= 1 || (stays && fused_.n[r - 1] >= config_.tile)) {
+    const index_t edge = rows_edge();
+    if (r <= 1 || (stays && fused_.n[r - 1] >= edge)) {
       method_ = r <= 1 ? PermuteMethod::copy : PermuteMethod::rows;
       kernel_ = opts_.label + (r <= 1 ? "_copy" : "_rows");
-      rows_ = impl::make_rows_layout(fused_, static_cast<index_t>(config_.tile) * config_.tile);
+      rows_ = impl::make_rows_layout(fused_, edge * edge);
       impl::PermuteRows<ExecSpace, T, N, decltype(st)> f{nullptr, nullptr, rows_, st};
       policy_ = impl::team_policy(w, exec_, f, league(rows_.units, config_), config_,
                                   decltype(f)::scratch_bytes(rows_.unit), /*flat=*/true);
@@ -322,7 +344,7 @@ class PermutePlan {
       if constexpr (PW > 1) {
         impl::PermuteShape f1 = fused_;
         if (impl::pack_rows_shape(f1, PW)) {
-          rows_pack_ = impl::make_rows_layout(f1, static_cast<index_t>(config_.tile) * config_.tile);
+          rows_pack_ = impl::make_rows_layout(f1, edge * edge);
           const PackRows g{nullptr, nullptr, rows_pack_, {}};
           policy_pack_ = impl::team_policy(w, exec_, g, league(rows_pack_.units, config_), config_,
                                            PackRows::scratch_bytes(rows_pack_.unit), true);
@@ -334,7 +356,10 @@ class PermutePlan {
     method_ = PermuteMethod::tiled;
     kernel_ = opts_.label + "_tiled";
     // The backend's tile, halved while its scratch exceeds what a team may
-    // have (a caller's tile is taken as given: too large throws).
+    // have, and (down to 32, where the backend sets
+    // transpose_tiles_per_thread: hosts) while the tensor would give a thread
+    // fewer tiles than that; a caller's tile is taken as given (too large
+    // throws).
     constexpr int level = impl::tile_scratch_level<ExecSpace>();
     const std::size_t smax =
         static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>(exec_, 1, 1).scratch_size_max(level));
@@ -346,7 +371,9 @@ class PermutePlan {
       box = impl::choose_box(fused_, impl::tiled_run_target(fused_, tile),
                              static_cast<index_t>(tile) * tile);
       tiling = impl::make_tiling(fused_, box, config_.pad);
-      if (opts_.tile > 0 || tile == 1 || F::scratch_bytes(tiling.layout) <= smax) break;
+      if (opts_.tile > 0 || tile == 1) break;
+      if (F::scratch_bytes(tiling.layout) > smax) continue;
+      if (tile <= 32 || tiling.layout.ntiles >= want_tiles()) break;
     }
     // Skewed tiles where the box takes them (make_tiling), every tile still
     // staged (a skewed tile reads S - 1 more rows, within the chunk's: the
