@@ -230,6 +230,41 @@ TYPED_TEST(Permute, StreamedLargeOutputs) {
   }
 }
 
+/// On hosts the default tile is halved, down to the rows method's edge, until
+/// the box is a 2-D transposition (the host path's box): runs longer than the
+/// innermost extents would join dimensions into a box that moves element by
+/// element. Where no edge gives one, the largest fitting tile is kept.
+TYPED_TEST(Permute, HostTilesPreferTranspositionBoxes) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  if constexpr (tilekit::impl::micro_edge<E, T>() == 0) {
+    GTEST_SKIP() << "the host path's tiles";
+  } else {
+    using Mem = typename E::memory_space;
+    for (const auto& [ext, perm] :
+         {std::pair{Extents{4, 8, 128, 128}, Perm{0, 1, 3, 2}}, {{1024, 24, 64}, {2, 0, 1}},
+          {{64, 40, 512}, {2, 1, 0}}}) {
+      const auto n = [&](int d) { return static_cast<std::size_t>(ext[d]); };
+      auto check = [&](const auto& in, const auto& out) {
+        tilekit::PermutePlan plan(E(), in, out, perm);
+        ASSERT_EQ(plan.method(), tilekit::PermuteMethod::tiled);
+        const auto& L = plan.tiled_layout();
+        EXPECT_TRUE(L.kind == tilekit::impl::BoxKind::affine && L.s_row == 1 && L.s_col == L.ld)
+            << describe(ext, perm, PermuteVariant::fused, false);
+      };
+      if (ext.size() == 4)
+        check(Kokkos::View<T****, Kokkos::LayoutRight, Mem>("a", n(0), n(1), n(2), n(3)),
+              Kokkos::View<T****, Kokkos::LayoutRight, Mem>("b", n(perm[0]), n(perm[1]),
+                                                            n(perm[2]), n(perm[3])));
+      else
+        check(Kokkos::View<T***, Kokkos::LayoutRight, Mem>("a", n(0), n(1), n(2)),
+              Kokkos::View<T***, Kokkos::LayoutRight, Mem>("b", n(perm[0]), n(perm[1]), n(perm[2])));
+      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, false)), 0)
+          << describe(ext, perm, PermuteVariant::fused, false);
+    }
+  }
+}
+
 TYPED_TEST(Permute, AlphaBetaEveryVariant) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
