@@ -220,7 +220,7 @@ TYPED_TEST(Permute, StreamedLargeOutputs) {
     const auto& L = plan.tiled_layout();
     if constexpr (tilekit::impl::micro_edge<E, T>() > 0) {
       ASSERT_EQ(plan.method(), tilekit::PermuteMethod::tiled);
-      ASSERT_TRUE(L.kind == tilekit::impl::BoxKind::affine && L.s_row == 1 && L.s_col == L.ld)
+      ASSERT_TRUE(L.transposition())
           << "the case no longer takes the host path";
       ASSERT_TRUE(tilekit::impl::stream_output<E>(257.0 * 3 * 10885 * sizeof(T)));
     }
@@ -230,11 +230,49 @@ TYPED_TEST(Permute, StreamedLargeOutputs) {
   }
 }
 
+/// Boxes that are not 2-D transpositions on the host path, streamed (34-35 MB
+/// of output), and with alpha and beta (stored element by element): a rank-4
+/// reversal of odd extents (runs of two dimensions, offsets from tables;
+/// scratch transposed, every store row one run of it) and batched 17 x 63
+/// matrices transposed (both runs over the same dimensions; scratch in input
+/// order, each store row gathered from one scratch row into a buffer).
+TYPED_TEST(Permute, HostPathTableBoxesStreamed) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  if constexpr (std::is_same_v<T, float>) {
+    using Mem = typename E::memory_space;
+    using tilekit::impl::BoxKind;
+    auto check = [&](const Extents& ext, const Perm& perm, const auto& in, const auto& out,
+                     bool transposed) {
+      tilekit::PermutePlan plan(E(), in, out, perm);
+      const auto& L = plan.tiled_layout();
+      if constexpr (tilekit::impl::micro_edge<E, T>() > 0) {
+        ASSERT_EQ(plan.method(), tilekit::PermuteMethod::tiled);
+        EXPECT_EQ(L.kind, BoxKind::tables);
+        EXPECT_EQ(L.transposed, transposed);
+        EXPECT_EQ(L.rows_in_scratch, transposed);  // else: gathered
+        EXPECT_TRUE(tilekit::impl::stream_output<E>(static_cast<double>(volume(ext)) * sizeof(T)));
+      }
+      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, false)), 0)
+          << describe(ext, perm, PermuteVariant::fused, false);
+      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, false, Scalars{2, -1})), 0)
+          << describe(ext, perm, PermuteVariant::fused, false) << ", alpha 2, beta -1";
+    };
+    check({17, 31, 129, 127}, {3, 2, 1, 0},
+          Kokkos::View<T****, Kokkos::LayoutRight, Mem>("a", 17, 31, 129, 127),
+          Kokkos::View<T****, Kokkos::LayoutRight, Mem>("b", 127, 129, 31, 17), true);
+    check({8200, 17, 63}, {0, 2, 1}, Kokkos::View<T***, Kokkos::LayoutRight, Mem>("a", 8200, 17, 63),
+          Kokkos::View<T***, Kokkos::LayoutRight, Mem>("b", 8200, 63, 17), false);
+  }
+}
+
 /// On hosts the default tile is halved, down to the rows method's edge, until
-/// the box is a 2-D transposition (the host path's box): runs longer than the
-/// innermost extents would join dimensions into a box that moves element by
-/// element. Where no edge gives one, the largest fitting tile is kept.
-TYPED_TEST(Permute, HostTilesPreferTranspositionBoxes) {
+/// every store row of the box is one run of scratch (L.rows_in_scratch: the
+/// host path writes it out whole; 2-D transpositions, and reversals whose
+/// runs keep their order): runs longer than the innermost extents would join
+/// dimensions into boxes whose store rows are gathered. Where no edge gives
+/// one, the largest fitting tile is kept.
+TYPED_TEST(Permute, HostTilesPreferRowsInScratch) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
   if constexpr (tilekit::impl::micro_edge<E, T>() == 0) {
@@ -249,8 +287,7 @@ TYPED_TEST(Permute, HostTilesPreferTranspositionBoxes) {
         tilekit::PermutePlan plan(E(), in, out, perm);
         ASSERT_EQ(plan.method(), tilekit::PermuteMethod::tiled);
         const auto& L = plan.tiled_layout();
-        EXPECT_TRUE(L.kind == tilekit::impl::BoxKind::affine && L.s_row == 1 && L.s_col == L.ld)
-            << describe(ext, perm, PermuteVariant::fused, false);
+        EXPECT_TRUE(L.rows_in_scratch) << describe(ext, perm, PermuteVariant::fused, false);
       };
       if (ext.size() == 4)
         check(Kokkos::View<T****, Kokkos::LayoutRight, Mem>("a", n(0), n(1), n(2), n(3)),
@@ -461,6 +498,8 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
         {{5, 7, 101}, {1, 0, 2}},      {{3, 2, 5, 4, 3}, {4, 0, 3, 1, 2}}, {{700}, {0}},
         {{3, 10, 6}, {2, 1, 0}},       {{4, 6, 3, 5}, {2, 0, 3, 1}}, {{4, 3, 5, 9}, {3, 0, 2, 1}}};
     int kinds[3] = {};  // tiled cases per BoxKind
+    // Scratch in input order, and transposed (the plan's layout on hosts).
+    for (const bool transposed : {false, true})
     for (const auto& [ext, perm] : cases) {
       const index_t n = volume(ext);
       std::vector<T> hin(n), hout(n, make_poison<T>());
@@ -476,7 +515,8 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
         policy.set_scratch_size(0, Kokkos::PerTeam(Rows::scratch_bytes(L.unit)));
         Kokkos::parallel_for("test_rows", policy, Rows{a.data(), b.data(), L, {}});
       } else {
-        const Tiling tiling = make_tiling(f, choose_box(f, tiled_run_target(f, 8), 64), 1);
+        const Tiling tiling =
+            make_tiling(f, choose_box(f, tiled_run_target(f, 8), 64), 1, 0, transposed);
         const TiledLayout& L = tiling.layout;
         ++kinds[static_cast<int>(L.kind)];
         Kokkos::View<index_t*, typename E::memory_space> tables("tables", L.table_size());
@@ -499,7 +539,8 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
       const auto want = reference(ext, perm, false, hin, hout, T(1), T(0), true);
       long wrong = 0;
       for (index_t k = 0; k < n; ++k) wrong += !(got[k] == want[k]);
-      EXPECT_EQ(wrong, 0) << describe(ext, perm, PermuteVariant::fused, false) << " team " << team;
+      EXPECT_EQ(wrong, 0) << describe(ext, perm, PermuteVariant::fused, false) << " team " << team
+                          << (transposed ? ", transposed scratch" : "");
     }
     for (int k : kinds) EXPECT_GE(k, 1);
   }

@@ -307,13 +307,13 @@ TYPED_TEST(Transpose, LaunchShapeOverrides) {
 }
 
 /// The default tile edge fits the matrix to the threads where the backend
-/// asks for it (hosts: Traits::transpose_tiles_per_thread): halved, down to
+/// asks for it (hosts: Traits::tiles_per_thread): halved, down to
 /// 32, while a thread would get fewer tiles; a caller's tile is kept.
 TEST(TransposeTile, HostEdgeHalvedForSmallMatrices) {
   using E = Kokkos::DefaultHostExecutionSpace;
   using tilekit::impl::fit_tile;
-  if constexpr (requires { tilekit::backends::Traits<E>::transpose_tiles_per_thread; }) {
-    constexpr int per = tilekit::backends::Traits<E>::transpose_tiles_per_thread;
+  if constexpr (tilekit::impl::tiles_per_thread<E>() > 0) {
+    constexpr int per = tilekit::impl::tiles_per_thread<E>();
     EXPECT_EQ(fit_tile<E>(512, 8192, 8192, 2), 512);
     EXPECT_EQ(fit_tile<E>(512, 2048, 2048, 16), 256);  // 16 tiles of 512 < 4 x 16
     EXPECT_EQ(fit_tile<E>(512, 100, 100, 2), 32);      // never below 32

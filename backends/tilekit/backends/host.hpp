@@ -22,15 +22,16 @@ struct HostTraits {
   /// 16384^2 11.0-11.8, 14.1-14.8 (512), 15.7-18.6 (1024); one thread (Serial)
   /// 7.4-8.6, 9.5-10.1, 10.4; doubles 64 15.4-15.9, 128 16.5-18.5, 256
   /// 17.2-19.3. The plan halves the edge for matrices that would give a
-  /// thread fewer than transpose_tiles_per_thread tiles.
+  /// thread fewer than tiles_per_thread tiles.
   static TileConfig transpose_tile(std::size_t elem_bytes) {
     const int edge = elem_bytes >= 16 ? 128 : elem_bytes >= 8 ? 256 : elem_bytes >= 2 ? 512 : 1024;
     return {edge, 1, 1, 1};
   }
-  /// The out-of-place tile edge is halved (down to 32) while a matrix would
-  /// give each thread fewer tiles than this (a 2048^2 matrix on 16 threads:
-  /// 64 tiles of 256, not 16 of 512).
-  static constexpr int transpose_tiles_per_thread = 4;
+  /// The default tile edges (out of place, in place, permute) are halved
+  /// (down to 32) while a matrix or tensor would give each thread fewer
+  /// tiles than this (a 2048^2 matrix on 16 threads: 64 tiles of 256, not 16
+  /// of 512).
+  static constexpr int tiles_per_thread = 4;
   static constexpr int stage_registers = 1;
   /// The transposes (out of place, in place, the permute's transposition
   /// boxes) move their tiles in micro-blocks of 8 x 8 elements, plain loops of

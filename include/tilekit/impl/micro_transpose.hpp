@@ -81,7 +81,17 @@ TILEKIT_OPTIONAL_TRAIT(bool, tiles_down_columns, false)
 /// 1 holds tiles past the 32 KiB of level 0: rows long enough for the
 /// prefetchers and the write streams).
 TILEKIT_OPTIONAL_TRAIT(int, tile_scratch_level, 0)
+/// Tiles a thread should get before a plan halves its default tile edge (the
+/// transposes' and the permute's; hosts, whose tiles are large; 0: never).
+TILEKIT_OPTIONAL_TRAIT(int, tiles_per_thread, 0)
 #undef TILEKIT_OPTIONAL_TRAIT
+
+/// Tiles below which a plan on `threads` threads halves its default tile
+/// edge: tiles_per_thread a thread (0: never).
+template <class Exec>
+index_t tiles_wanted(int threads) {
+  return static_cast<index_t>(tiles_per_thread<Exec>()) * (threads > 1 ? threads : 1);
+}
 
 /// Micro-block edge in elements on Exec: transpose_micro_edge (at least 2),
 /// or 0 where the backend keeps the scratch path.
@@ -145,56 +155,65 @@ KOKKOS_INLINE_FUNCTION void stream_fence(bool stream) {
   if (stream) backends::stream_store_fence();
 }
 
-/// The micro-kernel: dst[c * ldd + r] = src[r * lds + c] for a full B x B block.
-/// Both loops run over compile-time counts: the compiler unrolls them and
-/// vectorises the transposed stores (and builds the vectors from the loads).
-/// Streamed, the block is first transposed in registers/stack (w), then each
-/// destination row goes out as whole 16-byte streaming stores.
-template <int B, class T>
-KOKKOS_INLINE_FUNCTION void micro_transpose(const T* src, index_t lds, T* dst, index_t ldd,
-                                            bool stream) {
-  T v[B][B];
-  TILEKIT_UNROLL
-  for (int r = 0; r < B; ++r)
-    TILEKIT_UNROLL
-    for (int c = 0; c < B; ++c) v[r][c] = src[r * lds + c];
-  if (stream) {
-    T w[B][B];
-    TILEKIT_UNROLL
-    for (int c = 0; c < B; ++c)
-      TILEKIT_UNROLL
-      for (int r = 0; r < B; ++r) w[c][r] = v[r][c];
-    TILEKIT_UNROLL
-    for (int c = 0; c < B; ++c) put_run(dst + c * ldd, w[c], B, true);
-    return;
+/// dst[0, n) = src[pos(j)], j < n: a row gathered from scratch (in L1) into a
+/// small buffer, chunk by chunk, and written out by put_run (streamed when
+/// `stream`): a store row whose elements are not contiguous in scratch.
+template <class T, class Pos>
+KOKKOS_INLINE_FUNCTION void put_gathered(T* dst, const T* src, const Pos& pos, int n, bool stream) {
+  constexpr int C = 64;  // 16-byte multiples for every element size
+  T buf[C];
+  for (int j0 = 0; j0 < n; j0 += C) {
+    const int m = n - j0 < C ? n - j0 : C;
+    for (int j = 0; j < m; ++j) buf[j] = src[pos(j0 + j)];
+    put_run(dst + j0, buf, m, stream);
   }
-  TILEKIT_UNROLL
-  for (int c = 0; c < B; ++c)
-    TILEKIT_UNROLL
-    for (int r = 0; r < B; ++r) dst[c * ldd + r] = v[r][c];
 }
 
-/// dst[c * ldd + r] = src[r * lds + c] for r < nr, c < nc, src a scratch tile
-/// (contiguous rows, so its micro-blocks never fight over a cache set,
-/// whatever the matrix's row stride): full micro-blocks through the
-/// micro-kernel, the ragged edges element by element. Rows of micro-blocks
-/// are split over the team's work items (one on a CPU).
-template <int B, class T>
-KOKKOS_INLINE_FUNCTION void micro_store_transposed(const T* src, index_t lds, T* dst, index_t ldd,
-                                                   int nr, int nc, int tid, int nt, bool stream) {
+/// dst[c * ldd + r] = row(r)[c] for r < nr, c < nc, row(r) a pointer to the
+/// tile's row r (rows anywhere: the permute's table-driven boxes), dst a
+/// scratch tile (contiguous rows, so its micro-blocks never fight over a
+/// cache set, whatever the source's row stride). Full B x B micro-blocks go
+/// through the micro-kernel, plain loops over compile-time counts that the
+/// compiler unrolls and vectorises (it builds the transposed vectors from the
+/// loads); the ragged edges go element by element. Rows of micro-blocks are
+/// split over the team's work items (one on a CPU).
+template <int B, class T, class Row>
+KOKKOS_INLINE_FUNCTION void micro_store_transposed_rows(const Row& row, T* dst, index_t ldd, int nr,
+                                                        int nc, int tid, int nt) {
   const int fc = nc - nc % B;
   for (int i = tid * B; i < nr; i += nt * B) {
     if (i + B <= nr) {
-      for (int j = 0; j < fc; j += B)
-        micro_transpose<B>(src + i * lds + j, lds, dst + j * ldd + i, ldd, stream);
+      const T* p[B];
+      TILEKIT_UNROLL
+      for (int r = 0; r < B; ++r) p[r] = row(i + r);
+      for (int j = 0; j < fc; j += B) {
+        T v[B][B];
+        TILEKIT_UNROLL
+        for (int r = 0; r < B; ++r)
+          TILEKIT_UNROLL
+          for (int c = 0; c < B; ++c) v[r][c] = p[r][j + c];
+        TILEKIT_UNROLL
+        for (int c = 0; c < B; ++c)
+          TILEKIT_UNROLL
+          for (int r = 0; r < B; ++r) dst[(j + c) * ldd + i + r] = v[r][c];
+      }
       for (int j = fc; j < nc; ++j)
         TILEKIT_UNROLL
-        for (int r = 0; r < B; ++r) dst[j * ldd + i + r] = src[(i + r) * lds + j];
+        for (int r = 0; r < B; ++r) dst[j * ldd + i + r] = p[r][j];
     } else {
-      for (int j = 0; j < nc; ++j)
-        for (int r = i; r < nr; ++r) dst[j * ldd + r] = src[r * lds + j];
+      for (int r = i; r < nr; ++r) {
+        const T* q = row(r);
+        for (int j = 0; j < nc; ++j) dst[j * ldd + r] = q[j];
+      }
     }
   }
+}
+
+/// The same from a tile of row stride lds at src (the transposes).
+template <int B, class T>
+KOKKOS_INLINE_FUNCTION void micro_store_transposed(const T* src, index_t lds, T* dst, index_t ldd,
+                                                   int nr, int nc, int tid, int nt) {
+  micro_store_transposed_rows<B>([&](int r) { return src + r * lds; }, dst, ldd, nr, nc, tid, nt);
 }
 
 /// dst[r * ldd + c] = s(r, c) for r < nr, c < nc: a scratch tile written out
@@ -204,14 +223,6 @@ template <class Tile, class T>
 KOKKOS_INLINE_FUNCTION void store_tile_rows(const Tile& s, T* dst, index_t ldd, int nr, int nc, int tid,
                                        int nt, bool stream) {
   for (int r = tid; r < nr; r += nt) put_run(dst + r * ldd, &s(r, 0), nc, stream);
-}
-
-/// The same from a scratch tile view s(r, c).
-template <int B, class Tile, class T>
-KOKKOS_INLINE_FUNCTION void micro_store_transposed(const Tile& s, T* dst, index_t ldd, int nr,
-                                                   int nc, int tid, int nt, bool stream) {
-  micro_store_transposed<B>(s.data(), static_cast<index_t>(s.stride(0)), dst, ldd, nr, nc, tid,
-                            nt, stream);
 }
 
 }  // namespace tilekit::impl

@@ -197,6 +197,8 @@ class PermutePlan {
   using Bits = impl::bits_t<(PW > 1 ? sizeof(T) : 1)>;  ///< an element's
   using Unit = impl::bits_t<(PW > 1 ? PW * sizeof(T) : 1)>;  ///< PW elements'
   using PackRows = impl::PermuteRows<ExecSpace, Unit, N, impl::StoreMove<Unit>>;
+  /// The tiled kernel's host path (PermuteTiled): its scratch laid out transposed.
+  static constexpr bool host_path = impl::micro_edge<ExecSpace, T>() > 0;
   using S = scalar_type;
 
   const std::string& where() const { return opts_.label; }
@@ -291,14 +293,8 @@ class PermutePlan {
     return config_.tile;
   }
 
-  /// Tiles below which the default tile is halved: the backend's
-  /// transpose_tiles_per_thread per thread (0 where it sets none).
-  index_t want_tiles() const {
-    if constexpr (requires { backends::Traits<ExecSpace>::transpose_tiles_per_thread; })
-      return static_cast<index_t>(backends::Traits<ExecSpace>::transpose_tiles_per_thread) *
-             std::max(1, exec_.concurrency());
-    return 0;
-  }
+  /// Tiles below which the default tile is halved (impl::tiles_wanted).
+  index_t want_tiles() const { return impl::tiles_wanted<ExecSpace>(exec_.concurrency()); }
 
   /// League of a team kernel: `tiles_per_team` steps of work per team (teams
   /// loop over the rest; one-thread CPU teams keep contiguous work).
@@ -359,15 +355,15 @@ class PermutePlan {
     method_ = PermuteMethod::tiled;
     kernel_ = opts_.label + "_tiled";
     // The backend's tile, halved while its scratch exceeds what a team may
-    // have; on hosts (the backend sets transpose_tiles_per_thread) also, down
-    // to 32, while the tensor would give a thread fewer tiles than that, and,
-    // down to the rows method's edge, while the box is not a 2-D
-    // transposition (the host path's box: a tile's runs longer than the
-    // innermost extents join dimensions, and such boxes move element by
-    // element; (64, 256, 128, 128) with the innermost two swapped, 16-core
-    // Xeon: 42 GB/s with tiles of 256, 82 with 64): where no edge down to it
-    // gives one, the largest. A caller's tile is taken as given (too large
-    // throws).
+    // have; on hosts (the backend sets tiles_per_thread) also, down to 32,
+    // while the tensor would give a thread fewer tiles than that, and, down
+    // to the rows method's edge, until every store row is one run of scratch
+    // (rows_in_scratch: the host path writes it whole; a tile's runs longer
+    // than the innermost extents join dimensions into boxes whose store rows
+    // are gathered: (64, 256, 128, 128) with the innermost two swapped,
+    // 16-core Xeon, 42 GB/s with tiles of 256, 82 with 64): where no edge
+    // down to it gives one, the largest. A caller's tile is taken as given
+    // (too large throws).
     constexpr int level = impl::tile_scratch_level<ExecSpace>();
     const std::size_t smax =
         static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>(exec_, 1, 1).scratch_size_max(level));
@@ -379,15 +375,16 @@ class PermutePlan {
     for (int tile = config_.tile;; tile /= 2) {
       box = impl::choose_box(fused_, impl::tiled_run_target(fused_, tile),
                              static_cast<index_t>(tile) * tile);
-      tiling = impl::make_tiling(fused_, box, config_.pad);
+      tiling = impl::make_tiling(fused_, box, config_.pad, 0,
+                                 host_path && impl::transposed_scratch(box));
       if (opts_.tile > 0 || tile == 1) break;
       if (F::scratch_bytes(tiling.layout) > smax) continue;
       const auto& L = tiling.layout;
       if (tile > 32 && L.ntiles < want_tiles()) continue;
-      if (want_tiles() > 0 && !(L.kind == impl::BoxKind::affine && L.s_row == 1 && L.s_col == L.ld)) {
+      if (want_tiles() > 0 && !L.rows_in_scratch) {
         if (!largest) largest.emplace(tiling, box);
         if (tile / 2 >= rows_edge()) continue;
-        std::tie(tiling, box) = *largest;  // none is a transposition: the largest
+        std::tie(tiling, box) = *largest;  // none has them: the largest
       }
       break;
     }
@@ -395,7 +392,7 @@ class PermutePlan {
     // staged (a skewed tile reads S - 1 more rows, within the chunk's: the
     // scratch does not grow).
     if (const int S = skew_for(tiling.layout); S > 1) {
-      const impl::Tiling skewed = impl::make_tiling(fused_, box, config_.pad, S);
+      const impl::Tiling skewed = impl::make_tiling(fused_, box, config_.pad, S, tiling.layout.transposed);
       const auto& L = skewed.layout;
       if (L.skew > 1 &&
           impl::stage_fits(N, L.box[impl::load_rows], L.box[impl::load_cols],

@@ -146,12 +146,18 @@ struct TableBox {
 /// so that the affine one keeps the transpose kernel's register count (and
 /// occupancy).
 ///
-/// One-thread teams (CPUs) of a pure move (Store = StoreMove) through an
-/// affine box that is a 2-D transposition (store element (a, j) is load
-/// element (j, a)) take the out-of-place transpose's host path
-/// (micro_transpose.hpp): the tile is read into scratch already transposed,
-/// micro-block by micro-block, and written out as whole store rows, streamed
-/// when the output is large.
+/// The host path (one-thread teams of a backend with a micro-block edge, B >
+/// 0), every kind of box: where the plan lays the scratch out transposed
+/// (L.transposed, for the boxes transposed_scratch picks), the tile's load
+/// rows are read into it already transposed, micro-block by micro-block
+/// (micro_transpose.hpp), so that a store row takes its elements from a few
+/// short scratch rows in L1 rather than one from each scratch row; other
+/// boxes are read row by row. A pure move (Store
+/// = StoreMove) whose store rows are contiguous in scratch
+/// (L.rows_in_scratch: every 2-D transposition box, reversals) writes them
+/// out whole; other pure moves of a large output gather each store row into
+/// a small buffer first; both are streamed when the output is large. Scaled
+/// stores write element by element.
 ///
 /// Skewed tiles (L.skew = S > 1: affine 2-D transposition boxes, staged
 /// tiles; make_tiling): where the output's store rows do not start on a
@@ -175,9 +181,10 @@ struct TableBox {
 template <class Exec, class T, int K, int N, class Store, BoxKind Kind, int W = 1>
 struct PermuteTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  /// Micro-block edge of the host path; 0: none (GPUs, or scaled stores).
-  static constexpr int B =
-      Kind == BoxKind::affine && std::is_same_v<Store, StoreMove<T>> ? micro_edge<Exec, T>() : 0;
+  /// Micro-block edge of the host path; 0: none (GPUs).
+  static constexpr int B = micro_edge<Exec, T>();
+  /// A pure move: whole rows may be copied (and streamed).
+  static constexpr bool moves = std::is_same_v<Store, StoreMove<T>>;
   using Scratch = ScratchArray<T, Exec>;
   using Tables = ScratchArray<index_t, Exec>;
   /// Teams of many work items (staged) read the tables from team scratch.
@@ -294,13 +301,14 @@ TILEKIT_UNROLL
   template <class Box>
   KOKKOS_INLINE_FUNCTION void move(const member_type& team, const Scratch& s, const Box box) const {
     const int ld = L.ld, tid = team.team_rank(), nt = team.team_size();
-    // The host path applies to transposition boxes only: their scratch then
-    // holds the tile transposed, store row a at a x ldt.
-    const bool micro = B > 0 && L.s_row == 1 && L.s_col == ld;
-    const int ldt = micro ? static_cast<int>(L.scratch_elements() / L.box[load_cols]) : 0;
+    // The host path: scratch holds load element (r, c) at c x ld + r.
+    const bool tr = B > 0 && L.transposed;
+    auto spos = [&](const int r, const int c) { return tr ? c * ld + r : r * ld + c; };
+    // Store rows contiguous in scratch (from s_row(a) on): copied whole.
+    const bool whole_rows = B > 0 && moves && L.rows_in_scratch;
     // The output's size, near enough (clipped tiles counted whole).
     const double out_bytes = static_cast<double>(L.ntiles) * L.box[load_rows] * L.box[load_cols] * sizeof(T);
-    const bool stream = micro && stream_output<Exec>(out_bytes);
+    const bool stream = B > 0 && moves && stream_output<Exec>(out_bytes);
     // Staged: W elements of a row per unit (the rows hold whole units).
     Unit v[N] = {};
     auto staged = [&](const Geom& g) {
@@ -325,17 +333,17 @@ TILEKIT_UNROLL
         stage_walk<N>(g.count[load_rows], g.count[load_cols] / W, tid, nt,
                       [&](const int e, const int r, const int u) {
                         if constexpr (W == 1) {
-                          s(r * ld + u) = v[e];
+                          s(spos(r, u)) = v[e];
                         } else {
                           const auto x = Kokkos::bit_cast<Pack<T, W>>(v[e]);
 TILEKIT_UNROLL
-                          for (int k = 0; k < W; ++k) s(r * ld + u * W + k) = x.v[k];
+                          for (int k = 0; k < W; ++k) s(spos(r, u * W + k)) = x.v[k];
                         }
                       });
-      else if (micro) {
-        if constexpr (B > 0)  // (micro is false where B == 0): s(c ldt + r) = in(r, c)
-          micro_store_transposed<B>(src, L.in_row, s.data(), ldt, g.count[load_rows],
-                                    g.count[load_cols], tid, nt, false);
+      else if (tr) {
+        if constexpr (B > 0)  // s(c ld + r) = in(r, c)
+          micro_store_transposed_rows<B>([&](const int r) { return src + box.in_row(r); }, s.data(),
+                                         ld, g.count[load_rows], g.count[load_cols], tid, nt);
       } else
         flat_move<K>(
             g.count[load_rows], g.count[load_cols], tid, nt,
@@ -368,10 +376,15 @@ TILEKIT_UNROLL
                           reinterpret_cast<Unit*>(dst + box.out_row(a))[u] = Kokkos::bit_cast<Unit>(x);
                         }
                       });
-      else if (micro) {
-        if constexpr (B > 0)  // whole store rows, one contiguous run each
+      else if (whole_rows) {
+        if constexpr (B > 0 && moves)  // one contiguous run each
           for (int a = tid; a < g.count[store_rows]; a += nt)
-            put_run(dst + a * L.out_row, s.data() + a * ldt, g.count[store_cols], stream);
+            put_run(dst + box.out_row(a), s.data() + box.s_row(a), g.count[store_cols], stream);
+      } else if (stream) {
+        if constexpr (B > 0 && moves)  // gathered from scratch into a buffer, then streamed
+          for (int a = tid; a < g.count[store_rows]; a += nt)
+            put_gathered(dst + box.out_row(a), s.data() + box.s_row(a),
+                         [&](const int j) { return box.s_col(j); }, g.count[store_cols], true);
       } else
         flat_move<K>(
             g.count[store_rows], g.count[store_cols], tid, nt,

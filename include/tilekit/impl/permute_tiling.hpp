@@ -204,11 +204,17 @@ struct TiledLayout {
   int box[4] = {1, 1, 1, 1};
   int clip[4] = {-1, -1, -1, -1};
   int tail[4] = {1, 1, 1, 1};
-  int ld = 1;  ///< scratch row pitch: box[load_cols] + pad
+  int ld = 1;  ///< scratch row pitch: box[load_cols] + pad (transposed: box[load_rows] + pad)
   // The maps that are affine (all of them, or the store side's): load row r
   // starts at r * in_row in the input, store row a at a * out_row in the
   // output, store element (a, j) is at a * s_row + j * s_col in scratch.
   BoxKind kind = BoxKind::tables;
+  /// Scratch holds load element (r, c) at r * ld + c, or, transposed (the
+  /// host path: tiles read in transposed micro-blocks), at c * ld + r.
+  bool transposed = false;
+  /// Every store row's elements are consecutive in scratch, from the row's
+  /// position on (the store columns' map is j x 1, whatever the kind).
+  bool rows_in_scratch = false;
   index_t in_row = 0, out_row = 0;
   int s_row = 0, s_col = 0;
   /// Table entries: load rows, store rows (output), store rows (scratch),
@@ -221,7 +227,13 @@ struct TiledLayout {
     return kind == BoxKind::affine ? 0 : kind == BoxKind::load_table ? box[load_rows] : table_size();
   }
   KOKKOS_INLINE_FUNCTION std::size_t scratch_elements() const {
-    return static_cast<std::size_t>(box[load_rows]) * ld;
+    return static_cast<std::size_t>(box[transposed ? load_cols : load_rows]) * ld;
+  }
+  /// Whether the box is a 2-D transposition: every map affine, and store
+  /// element (a, j) is load element (j, a) (every batched 2-D transpose).
+  KOKKOS_INLINE_FUNCTION bool transposition() const {
+    return kind == BoxKind::affine &&
+           (transposed ? s_row == ld && s_col == 1 : s_row == 1 && s_col == ld);
   }
 };
 
@@ -258,11 +270,13 @@ constexpr int skew_rows(index_t chunk, int S) {
 /// along D, ti + S - 1 load rows in scratch, the tiles along D numbered so
 /// that the last one reaches D's end from any phase, and D always a digit of
 /// the grid (its clip and tail say where D ends). Other boxes, or a chunk too
-/// small for S, get rectangular tiles (skew 0).
-inline Tiling make_tiling(const PermuteShape& f, const TileBox& b0, int pad, int skew = 0) {
+/// small for S, get rectangular tiles (skew 0). `transposed`: the scratch
+/// holds the box transposed (TiledLayout::transposed; never skewed).
+inline Tiling make_tiling(const PermuteShape& f, const TileBox& b0, int pad, int skew = 0,
+                          bool transposed = false) {
   TileBox b = b0;
   int D = -1;  // skewed: the dimension of the load rows and the store run
-  if (skew > 1 && b.load_run.size() == 1 && b.store_run.size() == 1 && b.extra.empty() &&
+  if (skew > 1 && !transposed && b.load_run.size() == 1 && b.store_run.size() == 1 && b.extra.empty() &&
       b.load_run[0] != b.store_run[0]) {
     D = b.store_run[0];
     const int ti = skew_rows(b.chunk[D], skew);
@@ -288,7 +302,8 @@ inline Tiling make_tiling(const PermuteShape& f, const TileBox& b0, int pad, int
   for (int d : b.extra) set[load_rows].push_back(d), set[store_rows].push_back(d);
   for (auto& s : set)
     std::stable_partition(s.begin(), s.end(), [&](int d) { return !partial(d); });
-  // Scratch holds the box in input order: row (load row) x ld + column.
+  // Scratch holds the box in input order: row (load row) x ld + column, or
+  // transposed: column x ld + row.
   std::array<index_t, permute_max_rank> cstride{}, rstride{};
   index_t acc = 1;
   for (int d : set[load_cols]) cstride[d] = acc, acc *= b.chunk[d];
@@ -304,8 +319,10 @@ inline Tiling make_tiling(const PermuteShape& f, const TileBox& b0, int pad, int
     L.box[s] = L.tail[s] = static_cast<int>(v);
     whole[s] = w;
   }
-  L.ld = L.box[load_cols] + pad;
-  auto spos = [&](int d) { return in(b.load_run, d) ? cstride[d] : L.ld * rstride[d]; };
+  L.transposed = transposed;
+  L.ld = L.box[transposed ? load_rows : load_cols] + pad;
+  const index_t col_pitch = transposed ? L.ld : 1, row_pitch = transposed ? 1 : L.ld;
+  auto spos = [&](int d) { return in(b.load_run, d) ? col_pitch * cstride[d] : row_pitch * rstride[d]; };
   Digits* map = T.maps.map;
   for (int d : set[load_rows]) map[0].push(b.chunk[d], si[d]);
   for (int d : set[store_rows]) {
@@ -318,10 +335,11 @@ inline Tiling make_tiling(const PermuteShape& f, const TileBox& b0, int pad, int
   const bool load_affine = map[0].affine(L.in_row);
   const bool store_affine = map[1].affine(L.out_row) && map[2].affine(s_row) && map[3].affine(s_col);
   L.kind = !store_affine ? BoxKind::tables : load_affine ? BoxKind::affine : BoxKind::load_table;
+  index_t col_step = 0;
+  L.rows_in_scratch = map[3].affine(col_step) && col_step == 1;
   L.s_row = static_cast<int>(s_row);
   L.s_col = static_cast<int>(s_col);
-  if (D >= 0 && (L.kind != BoxKind::affine || L.s_row != 1 || L.s_col != L.ld))
-    return make_tiling(f, b0, pad, 0);
+  if (D >= 0 && !L.transposition()) return make_tiling(f, b0, pad, 0);
   // The tile grid, digits in output order from the fastest. Along a skewed
   // D, tile k writes D's elements [k ti - s, (k + 1) ti - s) for a phase s
   // < S: the last one must reach n - 1 with s = S - 1.
@@ -349,6 +367,17 @@ inline Tiling make_tiling(const PermuteShape& f, const TileBox& b0, int pad, int
     L.box[load_rows] = static_cast<int>(b.chunk[D]) + skew - 1;
   }
   return T;
+}
+
+/// Whether the host path lays box b's scratch out transposed (make_tiling):
+/// where the output's fastest dimension in the box is one of the load rows'
+/// (every 2-D transposition, reversals), a store row then takes its elements
+/// from a few scratch rows (one, in order, for a transposition or a reversal
+/// whose runs keep their order), not one from each; where it is in the load
+/// run (both runs over the same dimensions: batched small matrices), a store
+/// row's elements already lie in one scratch row as it is.
+inline bool transposed_scratch(const TileBox& b) {
+  return std::find(b.load_run.begin(), b.load_run.end(), b.store_run.front()) == b.load_run.end();
 }
 
 /// Whether the tiled kernel may move tiling T's staged tiles in units of W

@@ -93,16 +93,13 @@ backends::TileConfig resolve_tile(const std::string& where, const TransposeOptio
 
 /// The backend's out-of-place tile edge for an m x n matrix on `threads`
 /// threads: halved (not below 32) while the matrix would give a thread
-/// fewer than Traits::transpose_tiles_per_thread tiles, where the backend
-/// sets it (hosts, whose tiles are large); as it is elsewhere.
+/// fewer than Traits::tiles_per_thread tiles (tiles_wanted), where the
+/// backend sets it (hosts, whose tiles are large); as it is elsewhere.
 template <class Exec>
 int fit_tile(int tile, index_t m, index_t n, int threads) {
-  if constexpr (requires { backends::Traits<Exec>::transpose_tiles_per_thread; }) {
-    const index_t want = static_cast<index_t>(backends::Traits<Exec>::transpose_tiles_per_thread) *
-                         std::max(threads, 1);
-    auto tiles = [&](int t) { return ((m + t - 1) / t) * ((n + t - 1) / t); };
-    while (tile > 32 && tiles(tile) < want) tile /= 2;
-  }
+  const index_t want = tiles_wanted<Exec>(threads);
+  auto tiles = [&](int t) { return ((m + t - 1) / t) * ((n + t - 1) / t); };
+  while (tile > 32 && tiles(tile) < want) tile /= 2;
   return tile;
 }
 

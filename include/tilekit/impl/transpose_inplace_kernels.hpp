@@ -101,10 +101,10 @@ struct TransposeInplaceBlocked {
         if (q.mirrored) stage_commit(vb, sb, q.nj, q.ni, tid, nt);
       } else if constexpr (B > 0) {  // transposed on the way in: sa = upper^T, sb = lower^T
         micro_store_transposed<B>(q.upper, stride, sa.data(), static_cast<index_t>(sa.stride(0)),
-                                  q.ni, q.nj, tid, nt, false);
+                                  q.ni, q.nj, tid, nt);
         if (q.mirrored)
           micro_store_transposed<B>(q.lower, stride, sb.data(), static_cast<index_t>(sb.stride(0)),
-                                    q.nj, q.ni, tid, nt, false);
+                                    q.nj, q.ni, tid, nt);
       } else {
         flat_tile_load<K>(sa, q.upper, stride, q.ni, q.nj, tid, nt);
         if (q.mirrored) flat_tile_load<K>(sb, q.lower, stride, q.nj, q.ni, tid, nt);

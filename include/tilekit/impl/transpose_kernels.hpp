@@ -141,7 +141,7 @@ struct TransposeTiled {
         stage_commit(v, s, g.nr, g.nc, tid, nt);
       else if constexpr (B > 0)  // transposed on the way in: s(c, r) = in(r, c)
         micro_store_transposed<B>(in + g.r0 * ld_in + g.j0, ld_in, s.data(),
-                                  static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt, false);
+                                  static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt);
       else
         flat_tile_load<K>(s, in + g.r0 * ld_in + g.j0, ld_in, g.nr, g.nc, tid, nt);
       team.team_barrier();
