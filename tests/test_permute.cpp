@@ -775,6 +775,37 @@ TEST(PermuteTiling, SkewElementsOfTheDefaultAndOfACallersAlign) {
 #endif
 }
 
+/// The tiled launch's tiles per team: the backend's
+/// permute_tiled_tiles_per_team for tiles that are not skewed (Cuda: one),
+/// the config's for skewed ones and where the backend sets none; a caller's
+/// is taken as given.
+TEST(PermuteTiling, TilesPerTeamOfTheTiledLaunch) {
+  using E = Kokkos::DefaultExecutionSpace;
+  using Mem = E::memory_space;
+  Kokkos::View<float***, Kokkos::LayoutRight, Mem> a("a", 64, 64, 128), b("b", 64, 128, 64);
+  const tilekit::PermutePlan plan(E(), a, b, {0, 2, 1});
+  ASSERT_EQ(plan.method(), tilekit::PermuteMethod::tiled);
+  ASSERT_EQ(plan.skew(), 0);
+  const int backend = [](auto space) {  // (generic: the trait may be absent)
+    using X = tilekit::backends::Traits<decltype(space)>;
+    if constexpr (requires { X::permute_tiled_tiles_per_team; })
+      return static_cast<int>(X::permute_tiled_tiles_per_team);
+    else
+      return 0;
+  }(E());
+  EXPECT_EQ(plan.tiles_per_team(), backend > 0 ? backend : plan.config().tiles_per_team);
+  // Output rows of 33 floats: skewed tiles where the backend has them.
+  Kokkos::View<float***, Kokkos::LayoutRight, Mem> c("c", 33, 65, 17), d("d", 17, 65, 33);
+  const tilekit::PermutePlan skewed(E(), c, d, {2, 1, 0});
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<E, Kokkos::Cuda>) ASSERT_GT(skewed.skew(), 1);
+#endif
+  if (skewed.skew() > 1) EXPECT_EQ(skewed.tiles_per_team(), skewed.config().tiles_per_team);
+  tilekit::PermuteOptions o;
+  o.tiles_per_team = 3;
+  EXPECT_EQ(tilekit::PermutePlan(E(), a, b, {0, 2, 1}, PermuteVariant::fused, o).tiles_per_team(), 3);
+}
+
 TEST(PermuteTiling, KernelArgumentIsSmall) {
   using namespace tilekit::impl;
   // CUDA: Kokkos passes a kernel's functor plus about 150 bytes of its own as

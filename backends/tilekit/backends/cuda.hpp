@@ -129,6 +129,14 @@ struct Traits<Kokkos::Cuda> {
   static TileConfig permute_tile(std::size_t elem_bytes) {
     return {elem_bytes >= 16 ? 32 : 64, 4, 32, 1, 4};
   }
+  /// The permute's tiled kernel takes one tile a team where its tiles are not
+  /// skewed (skewed ones keep four). H100, the awkward permute set (floats, %
+  /// of copy, two alternated rounds), four / one tile a team: 7 x 33 x 5 x 64
+  /// x 31 x 29 reversed 57 / 69, 3 x 4096 x 4096 x 5 reversed 62 / 79, the
+  /// power-of-two rank 3-6 cases 88.5-97 / 89.5-100; lower with one: (7, 33,
+  /// 5, 64, 31, 29) [1, 0, 3, 2, 5, 4] 84 / 76, (3, 4096, 4096, 5) [3, 1, 2,
+  /// 0] 90 / 83; the skewed 1023 x 1025 x 255 84-93 / 75-83 (hence four).
+  static constexpr int permute_tiled_tiles_per_team = 1;
   /// Launch shapes tune.hpp tries: the default and its neighbours in tile
   /// edge (32, 64), team rows (2 to 8 rows of 32 lanes) and tiles per team;
   /// 16-byte elements stay at 32 x 32 (scratch).

@@ -33,11 +33,12 @@ struct HostTraits {
   /// of 512).
   static constexpr int tiles_per_thread = 4;
   static constexpr int stage_registers = 1;
-  /// The transposes (out of place, in place, the permute's transposition
-  /// boxes) move their tiles in micro-blocks of 8 x 8 elements, plain loops of
-  /// compile-time trip counts that the compiler unrolls and vectorises
-  /// (impl/micro_transpose.hpp): each tile is read from memory straight into
-  /// scratch transposed, then written out as whole destination rows.
+  /// The transposes (out of place, in place, the permute's boxes whose
+  /// scratch is transposed) move their tiles in micro-blocks of 8 x 8
+  /// elements, plain loops of compile-time trip counts that the compiler
+  /// unrolls and vectorises (impl/micro_transpose.hpp): each tile is read
+  /// from memory straight into scratch transposed, then written out as whole
+  /// destination rows.
   static constexpr int transpose_micro_edge = 8;
   /// Out-of-place outputs of 32 MiB or more (beyond the last-level cache) are
   /// written with streaming stores: no read of the destination lines first.

@@ -1,9 +1,11 @@
 #pragma once
 // The host path of the tiled transposes: a one-thread team moves its tile in
 // micro-blocks of B x B elements. The out-of-place transpose, the in-place
-// pair swap and the permute's tiled kernel (2-D transposition boxes) read each
-// tile from memory into scratch transposed (backends' transpose_micro_edge),
-// then write whole destination rows, streamed when large (out of place). The
+// pair swap and the permute's tiled kernel (the boxes whose scratch its plan
+// lays out transposed; their rows through row pointers) read each tile from
+// memory into scratch transposed (backends' transpose_micro_edge), then write
+// whole destination rows, streamed when large (out of place; the permute's
+// gathered rows through a buffer). The
 // micro-kernel is plain loops with compile-time trip counts, which
 // the compiler unrolls fully and vectorises (docs/performance.md, "CPU path",
 // shows what GCC makes of it). Large outputs may be written with streaming

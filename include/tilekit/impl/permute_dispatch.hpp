@@ -181,6 +181,11 @@ class PermutePlan {
   /// them; pure moves of one type only), else 1.
   int pack_width() const { return packed_ ? PW : 1; }
   const backends::TileConfig& config() const { return config_; }
+  /// Tiles (the rows method: units of pieces) each team of the launch takes
+  /// in turn.
+  int tiles_per_team() const {
+    return method_ == PermuteMethod::tiled ? tiled_config().tiles_per_team : config_.tiles_per_team;
+  }
 
  private:
   using Mem = typename ExecSpace::memory_space;
@@ -296,6 +301,18 @@ class PermutePlan {
   /// Tiles below which the default tile is halved (impl::tiles_wanted).
   index_t want_tiles() const { return impl::tiles_wanted<ExecSpace>(exec_.concurrency()); }
 
+  /// The tiled kernel's launch shape: the config, with the backend's
+  /// permute_tiled_tiles_per_team where it sets one, the tiles are not skewed
+  /// and the caller gave none (Cuda: one tile a team; skewed tiles keep the
+  /// config's four, backends/cuda.hpp).
+  backends::TileConfig tiled_config() const {
+    backends::TileConfig c = config_;
+    if constexpr (requires { backends::Traits<ExecSpace>::permute_tiled_tiles_per_team; })
+      if (opts_.tiles_per_team == 0 && tiled_.skew <= 1)
+        c.tiles_per_team = backends::Traits<ExecSpace>::permute_tiled_tiles_per_team;
+    return c;
+  }
+
   /// League of a team kernel: `tiles_per_team` steps of work per team (teams
   /// loop over the rest; one-thread CPU teams keep contiguous work).
   int league(index_t work, const backends::TileConfig& c) const {
@@ -402,7 +419,7 @@ class PermutePlan {
     tiled_ = tiling.layout;
     packed_ = PW > 1 && impl::pack_tiles(tiling, PW);
     with_tiled<decltype(st)>([&](auto f) {
-      policy_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, config_), config_,
+      policy_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, tiled_config()), config_,
                                   decltype(f)::scratch_bytes(tiled_), /*flat=*/true, level);
     });
     // Packed tiles hold 1 / PW the units: a team of 1 / PW the work items (a
@@ -411,7 +428,7 @@ class PermutePlan {
     // item (the element kernel's team) 46-49, 32 (64 work items) 74-78.
     if constexpr (PW > 1) {
       if (packed_) {
-        auto c = config_;
+        auto c = tiled_config();
         if (opts_.team_rows == 0) c.team_rows = std::max(1, c.team_rows / PW);
         with_tiled<impl::StoreMove<Bits>, PW, Bits>([&](auto f) {
           policy_pack_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, c), c,
