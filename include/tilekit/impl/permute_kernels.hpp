@@ -152,12 +152,11 @@ struct TableBox {
 /// rows are read into it already transposed, micro-block by micro-block
 /// (micro_transpose.hpp), so that a store row takes its elements from a few
 /// short scratch rows in L1 rather than one from each scratch row; other
-/// boxes are read row by row. A pure move (Store
-/// = StoreMove) whose store rows are contiguous in scratch
-/// (L.rows_in_scratch: every 2-D transposition box, reversals) writes them
-/// out whole; other pure moves of a large output gather each store row into
-/// a small buffer first; both are streamed when the output is large. Scaled
-/// stores write element by element.
+/// boxes are read row by row. A pure move (Store = StoreMove) whose store
+/// rows are contiguous in scratch (L.rows_in_scratch: every 2-D
+/// transposition box, reversals) writes them out whole; other pure moves of
+/// a large output gather each store row into a small buffer first; both are
+/// streamed when the output is large. Scaled stores write element by element.
 ///
 /// Skewed tiles (L.skew = S > 1: affine 2-D transposition boxes, staged
 /// tiles; make_tiling): where the output's store rows do not start on a
