@@ -8,12 +8,12 @@
 #   bench/awkward.sh TOOL SPACE LABEL
 #   bench/awkward.sh /tmp/build/bin/tilekit cuda h200
 #   REPS=5 bench/awkward.sh build/bin/tilekit openmp dev2core
-#   FAMILIES=permute bench/awkward.sh ...   (a subset: transpose permute reduce)
+#   FAMILIES=permute bench/awkward.sh ...   (a subset: transpose permute reduce cmm)
 set -euo pipefail
 TOOL=$1 SPACE=$2 LABEL=$3
 OUT=${OUT:-bench/results}
 REPS=${REPS:-20}
-FAMILIES=${FAMILIES:-transpose permute reduce}
+FAMILIES=${FAMILIES:-transpose permute reduce cmm}
 mkdir -p "$OUT"
 run() {
   local name=$1
@@ -52,3 +52,19 @@ permute 7,33,5,64,31,29 5,4,3,2,1,0 1,0,3,2,5,4 5,0,1,2,3,4
 # Reduce: the production sum (and CUB's in CUDA builds) from 2^20 to 2^30.
 run reduce-sum reduce --n 1048576,4194304,16777216,67108864,268435456,1073741824 \
   --dtype float,double --variant sum,cub
+
+# CMM: the register-blocked kernel at powers of two and at even N that are not
+# multiples of the tile, beside cuBLAS (CUDA builds) and the copy of the same
+# bytes, from bench_cmm beside the tool (Google Benchmark JSON).
+case " $FAMILIES " in *" cmm "*)
+  BENCH_CMM=$(dirname "$TOOL")/bench_cmm
+  case $SPACE in cuda) S=Cuda N='4000|4096|6002|8002|8192' ;; openmp) S=OpenMP N='1000|1024|1998|2002|2048' ;;
+                 *) S=Serial N='1000|1024|1998|2002|2048' ;; esac
+  if [ -x "$BENCH_CMM" ]; then
+    echo "== cmm $S $N"
+    "$BENCH_CMM" --benchmark_filter="^(copy|blocked|cublas|cublas_gemm)/$S/(float|double)/($N)/" \
+      --benchmark_out="$OUT/awkward-cmm-$LABEL.json" --benchmark_out_format=json
+  else
+    echo "awkward.sh: no $BENCH_CMM (benchmarks not built): cmm skipped" >&2
+  fi ;;
+esac

@@ -180,6 +180,15 @@ void register_space(const Exec&) {
     register_size<Exec, float>("float", std::int64_t{1} << k, k <= slow_log2);
     register_size<Exec, double>("double", std::int64_t{1} << k, k <= slow_log2);
   }
+  // Even N that are not multiples of the tile (issue #17: within 10% of the
+  // powers of two): the edge tiles stage through the general path.
+  const std::int64_t awkward[] = {bench::is_gpu_v<Exec> ? 4000 : 1000,
+                                  bench::is_gpu_v<Exec> ? 6002 : 2002,
+                                  bench::is_gpu_v<Exec> ? 8002 : 1998};
+  for (const std::int64_t n : awkward) {
+    register_size<Exec, float>("float", n, false);
+    register_size<Exec, double>("double", n, false);
+  }
 }
 
 }  // namespace

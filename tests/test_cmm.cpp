@@ -151,6 +151,20 @@ TYPED_TEST(Cmm, EveryVariantEveryEvenSizeTo130And256) {
   check_cmm<E, T>(256, {CmmVariant::naive, CmmVariant::tiled, CmmVariant::blocked});
 }
 
+// Past one tile both ways (the GPU's blocked tiles are 128 rows of A by 256
+// columns of B): whole tiles and edge tiles in one product, whole k steps and
+// (398: 398 % 8 = 6) a partial last one, row- and column-major. The GPU stages
+// the edge tiles through its fast path with a bound per element.
+TYPED_TEST(Cmm, WholeAndEdgeTilesOfOneProduct) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using L = Kokkos::LayoutLeft;
+  using R = Kokkos::LayoutRight;
+  for (int n : {386, 398}) check_cmm<E, T>(n, {CmmVariant::tiled, CmmVariant::blocked});
+  check_cmm<E, T, L>(398, {CmmVariant::blocked});
+  check_cmm<E, T, L, R, L>(398, {CmmVariant::blocked});
+}
+
 TYPED_TEST(Cmm, RealDataWithinRoundingBound) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;

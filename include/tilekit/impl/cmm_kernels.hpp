@@ -229,24 +229,22 @@ struct CmmTiled {
       if (slot(sh.og + e * sh.step, sh.lane) != l.slot + e * l.dslot) l.linear = false;
     return l;
   }
-  // Fast staging of a whole block (lane l of a linear share): the first P
-  // elements from global memory (block origin o) into registers, then into
-  // buffer s, and the rest directly.
+  // Fast staging of a whole block, for a lane of a linear share that holds
+  // exactly P elements (every default GPU shape): the P elements from global
+  // memory (block origin o) into registers, then into buffer s. No bound and
+  // no count is tested, so staging is a load, a store and an address add per
+  // element; shares of any other size take the general path.
   template <int P>
   KOKKOS_FORCEINLINE_FUNCTION static void fetch_whole(const T* o, const Lane& l, T (&v)[P]) {
     const T* p = o + l.off;
 TILEKIT_UNROLL
-    for (int q = 0; q < P; ++q)
-      if (q < l.count) v[q] = p[q * l.doff];
+    for (int q = 0; q < P; ++q) v[q] = p[q * l.doff];
   }
   template <int P>
-  KOKKOS_FORCEINLINE_FUNCTION static void put_whole(const T* o, const Lane& l, const T (&v)[P],
-                                                    T* s) {
+  KOKKOS_FORCEINLINE_FUNCTION static void put_whole(const Lane& l, const T (&v)[P], T* s) {
     T* const d = s + l.slot;
 TILEKIT_UNROLL
-    for (int q = 0; q < P; ++q)
-      if (q < l.count) d[q * l.dslot] = v[q];
-    for (int q = P; q < l.count; ++q) d[q * l.dslot] = o[l.off + q * l.doff];
+    for (int q = 0; q < P; ++q) d[q * l.dslot] = v[q];
   }
 
   // General staging (edge tiles and steps, non-linear shares): loads this
@@ -337,20 +335,23 @@ TILEKIT_UNROLL
     return *reinterpret_cast<T(*)[RI][RJ]>(sums + v * NACC);
   }
 
-  // Writes item `it`'s outputs of the tile at (i0, j0) into C.
-  KOKKOS_FORCEINLINE_FUNCTION void store(index_t i0, index_t j0, const Item& it,
-                                         const T (&acc)[RI][RJ]) const {
+  // Writes item `it`'s outputs of the tile at (i0, j0) into C: those of rows
+  // of C from r_from and column sets from j_from on (a shifted tile leaves
+  // the ones it shares with its neighbour to the neighbour).
+  KOKKOS_FORCEINLINE_FUNCTION void store(index_t i0, index_t j0, index_t r_from, index_t j_from,
+                                         const Item& it, const T (&acc)[RI][RJ]) const {
     const index_t r0 = i0 / 2 + RI * it.rg, c0 = j0 + it.tc * VJ;
 TILEKIT_UNROLL
     for (int ii = 0; ii < RI; ++ii) {
       const index_t r = r0 + ii;
-      if (r >= half) continue;
+      if (r < r_from || r >= half) continue;
 TILEKIT_UNROLL
       for (int g = 0; g < GJ; ++g)
 TILEKIT_UNROLL
         for (int x = 0; x < VJ; ++x) {
           const index_t j = c0 + g * tc_count * VJ + x;
-          if (j < half) c[r * sc.row + (j + it.p * half) * sc.col] = acc[ii][g * VJ + x];
+          if (j >= j_from && j < half)
+            c[r * sc.row + (j + it.p * half) * sc.col] = acc[ii][g * VJ + x];
         }
     }
   }
@@ -373,15 +374,25 @@ TILEKIT_UNROLL
     for (index_t t = team.league_rank(); t < ntiles; t += team.league_size()) {
       index_t rt, st;
       tile_of(t, rt, st);
-      const index_t i0 = rt * tile_rows(), j0 = st * tile_sets();
+      // The last tile of a row or column of tiles, where it would pass the
+      // matrix's edge, shifts back to end on it (when the matrix holds a whole
+      // tile; tile_rows is even, so rows keep their parity): every tile but
+      // those of a partial last k step then stages through the fast path, and
+      // an even N that is not a multiple of the tile costs no slow path.
+      const index_t r_from = rt * tile_rows() / 2, j_from = st * tile_sets();
+      const index_t i0 = rt * tile_rows() + tile_rows() > n && n >= tile_rows()
+                             ? n - tile_rows()
+                             : rt * tile_rows();
+      const index_t j0 = j_from + tile_sets() > half && half >= tile_sets() ? half - tile_sets()
+                                                                            : j_from;
       [[maybe_unused]] T acc[RI][RJ];
       if constexpr (!Shared) zero(acc);
-      // Block origins at k0 = 0; whole tiles (all but the last row or column
-      // of tiles) with a whole k step stage through the fast path.
+      // Block origins at k0 = 0; whole tiles with a whole k step stage through
+      // the fast path.
       const T* const a0 = a + i0 * sa.row;
       const T* const b0 = b + 2 * j0 * sb.col;
-      const bool a_fast = a_lane.linear && i0 + tile_rows() <= n;
-      const bool b_fast = b_lane.linear && 2 * (j0 + tile_sets()) <= n;
+      const bool a_fast = a_lane.linear && a_lane.count == PA && i0 + tile_rows() <= n;
+      const bool b_fast = b_lane.linear && b_lane.count == PB && 2 * (j0 + tile_sets()) <= n;
       T va[PA], vb[PB];
       auto fetch_step = [&](index_t k0) {
         const bool whole_k = k0 + k_step <= n;
@@ -398,9 +409,9 @@ TILEKIT_UNROLL
         T* cur = scratch + (si & 1) * lay.buffer;
         const index_t k0 = si * k_step;
         const bool whole_k = k0 + k_step <= n;
-        if (a_fast && whole_k) put_whole(a0 + k0 * sa.col, a_lane, va, cur);
+        if (a_fast && whole_k) put_whole(a_lane, va, cur);
         else put(a_block(i0, k0), a_share, va, cur, a_at);
-        if (b_fast && whole_k) put_whole(b0 + k0 * sb.row, b_lane, vb, cur);
+        if (b_fast && whole_k) put_whole(b_lane, vb, cur);
         else put(b_block(j0, k0), b_share, vb, cur, b_at);
         team.team_barrier();
         if (si + 1 < nsteps) fetch_step(k0 + k_step);
@@ -425,9 +436,10 @@ TILEKIT_UNROLL
       }
       if constexpr (Shared) {
         T* const sums = scratch + 2 * lay.buffer;
-        for (int v = tid; v < tr_count * tc_count; v += nt) store(i0, j0, Item(*this, v), sums_of(sums, v));
+        for (int v = tid; v < tr_count * tc_count; v += nt)
+          store(i0, j0, r_from, j_from, Item(*this, v), sums_of(sums, v));
       } else {
-        store(i0, j0, mine, acc);
+        store(i0, j0, r_from, j_from, mine, acc);
       }
       team.team_barrier();  // the next tile's first store reuses buffer 0
     }
