@@ -184,7 +184,13 @@ class CmmPlan {
     constexpr int regs = backends::Traits<ExecSpace>::stage_registers;
     constexpr int PA = impl::stage_count(RI * Def.team_rows * Def.k_step, def_threads, regs);
     constexpr int PB = impl::stage_count(2 * RJ * Def.team_cols * Def.k_step, def_threads, regs);
-    using F = impl::CmmTiled<ExecSpace, T, RI, RJ, PA, PB, shared, Def.scratch_level>;
+    // One thread per work item (GPU): the default shape's scratch strides and
+    // k step as compile-time constants of the k loop (used when the launch has them).
+    constexpr auto def_lay = impl::CmmScratchLayout::make<T>(
+        RI * Def.team_rows, RJ * Def.team_cols, Def.k_step, Def.pad, 0);
+    using F = impl::CmmTiled<ExecSpace, T, RI, RJ, PA, PB, shared, Def.scratch_level,
+                             shared ? 0 : def_lay.lda, shared ? 0 : def_lay.ldb,
+                             shared ? 0 : Def.team_cols, shared ? 0 : Def.k_step>;
     using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<max_threads, Def.min_teams>>;
     const backends::CmmShape& s = shape_;
     const index_t n = static_cast<index_t>(n_), half = n / 2;

@@ -52,7 +52,8 @@ struct CmmScratchLayout {
   int lda = 0, ldb = 0, plane_a = 0, plane_b = 0, buffer = 0, sums = 0;  // in elements
 
   template <class T>
-  static CmmScratchLayout make(int tile_rows, int tile_sets, int k_step, int pad, int sums) {
+  static constexpr CmmScratchLayout make(int tile_rows, int tile_sets, int k_step, int pad,
+                                         int sums) {
     constexpr int w = sizeof(T) >= 16 ? 1 : static_cast<int>(16 / sizeof(T));
     const int e = static_cast<int>(sizeof(T));
     auto up = [](int x, int m) { return (x + m - 1) / m * m; };
@@ -104,8 +105,13 @@ constexpr int stage_count(int elements, int threads, int regs) {
 /// true (CPU) a thread runs several items in turn (a one-thread team: every
 /// item of the tile), their sums live in scratch and are updated in place,
 /// which the compiler vectorises along the column sets. RI = RJ = 1 is the
-/// "tiled" variant: one output per work item.
-template <class Exec, class T, int RI, int RJ, int PA, int PB, bool Shared, int Level>
+/// "tiled" variant: one output per work item. FLDA, FLDB, FTC and FKS, where
+/// positive, are the default shape's lay.lda, lay.ldb, tc_count and k_step:
+/// when the launch has them, a whole k step is one fully unrolled block that
+/// reads scratch at compile-time offsets (no address arithmetic and no loop
+/// control between its shared-memory reads and multiply-adds).
+template <class Exec, class T, int RI, int RJ, int PA, int PB, bool Shared, int Level,
+          int FLDA = 0, int FLDB = 0, int FTC = 0, int FKS = 0>
 struct CmmTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   static constexpr int W = sizeof(T) >= 16 ? 1 : static_cast<int>(16 / sizeof(T));
@@ -276,9 +282,9 @@ TILEKIT_UNROLL
   }
 
   // One k: the item's RI elements of column k of A (at a_k) times RJ elements
-  // of one plane of row k ^ 1 of B (at b_k, groups tc_count VJ apart).
+  // of one plane of row k ^ 1 of B (at b_k, groups gs = tc_count VJ apart).
   template <class Sums>
-  KOKKOS_FORCEINLINE_FUNCTION void fma_k(const T* a_k, const T* b_k, Sums& acc) const {
+  KOKKOS_FORCEINLINE_FUNCTION static void fma_k(const T* a_k, const T* b_k, int gs, Sums& acc) {
     T av[RI], bv[RJ];
 TILEKIT_UNROLL
     for (int q = 0; q < RI / WA; ++q) {
@@ -288,7 +294,7 @@ TILEKIT_UNROLL
     }
 TILEKIT_UNROLL
     for (int g = 0; g < GJ; ++g) {
-      const Pack<T, VJ> pk = *reinterpret_cast<const Pack<T, VJ>*>(b_k + g * tc_count * VJ);
+      const Pack<T, VJ> pk = *reinterpret_cast<const Pack<T, VJ>*>(b_k + g * gs);
 TILEKIT_UNROLL
       for (int x = 0; x < VJ; ++x) bv[g * VJ + x] = pk.v[x];
     }
@@ -302,19 +308,30 @@ TILEKIT_UNROLL
   // scratch). Its rows of A (parity p) meet row k ^ 1 of B through the odd
   // columns of the sets when k and p have the same parity, else the even ones:
   // an even k takes row k + 1 of plane p ^ 1, an odd k row k - 1 of plane p.
-  template <class Sums>
+  // Fixed: the launch has the default shape (FLDA, FLDB, FTC) and kk_end = FKS.
+  template <bool Fixed, class Sums>
   KOKKOS_FORCEINLINE_FUNCTION void steps(const T* s, int kk_end, const Item& it, Sums& acc) const {
+    const int lda = Fixed ? FLDA : lay.lda, ldb = Fixed ? FLDB : lay.ldb;
+    const int gs = (Fixed ? FTC : tc_count) * VJ;
     const T* pa = s + it.p * lay.plane_a + RI * it.rg;
     const T* pb = s + 2 * lay.plane_a + it.tc * VJ;
-    const T* pb_even_k = pb + (it.p ^ 1) * lay.plane_b + lay.ldb;
+    const T* pb_even_k = pb + (it.p ^ 1) * lay.plane_b + ldb;
     const T* pb_odd_k = pb + it.p * lay.plane_b;
+    if constexpr (Fixed) {
+TILEKIT_UNROLL
+      for (int kk = 0; kk < FKS; kk += 2) {
+        fma_k(pa + kk * lda, pb_even_k + kk * ldb, gs, acc);
+        fma_k(pa + (kk + 1) * lda, pb_odd_k + kk * ldb, gs, acc);
+      }
+      return;
+    }
 TILEKIT_UNROLL_4
     for (int kk = 0; kk < kk_end; kk += 2) {
-      fma_k(pa, pb_even_k, acc);
-      fma_k(pa + lay.lda, pb_odd_k, acc);
-      pa += 2 * lay.lda;
-      pb_even_k += 2 * lay.ldb;
-      pb_odd_k += 2 * lay.ldb;
+      fma_k(pa, pb_even_k, gs, acc);
+      fma_k(pa + lda, pb_odd_k, gs, acc);
+      pa += 2 * lda;
+      pb_even_k += 2 * ldb;
+      pb_odd_k += 2 * ldb;
     }
   }
 
@@ -371,6 +388,8 @@ TILEKIT_UNROLL
     const Lane b_lane = b_col_major ? lane_of(b_share, sb.col, sb.row, b_at)
                                     : lane_of(b_share, sb.row, sb.col, b_at);
     const Item mine(*this, tid);  // this thread's work item when it runs one
+    const bool fixed =
+        FLDA > 0 && lay.lda == FLDA && lay.ldb == FLDB && tc_count == FTC && k_step == FKS;
     for (index_t t = team.league_rank(); t < ntiles; t += team.league_size()) {
       index_t rt, st;
       tile_of(t, rt, st);
@@ -422,16 +441,18 @@ TILEKIT_UNROLL
             auto& sum = sums_of(sums, v);
             if (si == 0) zero(sum);
             if constexpr (RJ >= W) {
-              steps(cur, kk_end, Item(*this, v), sum);  // in place, vectorised along RJ
+              steps<false>(cur, kk_end, Item(*this, v), sum);  // in place, vectorised along RJ
             } else {  // too narrow to vectorise: in registers for the step
               T held[RI][RJ];
               copy(sum, held);
-              steps(cur, kk_end, Item(*this, v), held);
+              steps<false>(cur, kk_end, Item(*this, v), held);
               copy(held, sum);
             }
           }
+        } else if (fixed && kk_end == FKS) {
+          steps<true>(cur, kk_end, mine, acc);
         } else {
-          steps(cur, kk_end, mine, acc);
+          steps<false>(cur, kk_end, mine, acc);
         }
       }
       if constexpr (Shared) {
