@@ -253,7 +253,8 @@ TILEKIT_UNROLL
     for (int q = 0; q < P; ++q) d[q * l.dslot] = v[q];
   }
 
-  // General staging (edge tiles and steps, non-linear shares): loads this
+  // General staging (partial k steps, matrices narrower than a tile, shares
+  // that are not linear or not of P elements: every host team): loads this
   // thread's first P elements of a block into registers, zero outside the matrix.
   template <int P>
   KOKKOS_INLINE_FUNCTION static void fetch(const Block& blk, const Share& sh, T (&v)[P]) {
