@@ -181,7 +181,7 @@ void register_space(const Exec&) {
     register_size<Exec, double>("double", std::int64_t{1} << k, k <= slow_log2);
   }
   // Even N that are not multiples of the tile (issue #17: within 10% of the
-  // powers of two): the edge tiles stage through the general path.
+  // powers of two): the last tiles of each row and column are shifted back.
   const std::int64_t awkward[] = {bench::is_gpu_v<Exec> ? 4000 : 1000,
                                   bench::is_gpu_v<Exec> ? 6002 : 2002,
                                   bench::is_gpu_v<Exec> ? 8002 : 1998};

@@ -153,8 +153,9 @@ TYPED_TEST(Cmm, EveryVariantEveryEvenSizeTo130And256) {
 
 // Past one tile both ways (the GPU's blocked tiles are 128 rows of A by 256
 // columns of B): whole tiles and edge tiles in one product, whole k steps and
-// (398: 398 % 8 = 6) a partial last one, row- and column-major. The GPU stages
-// the edge tiles through its fast path with a bound per element.
+// (398: 398 % 8 = 6) a partial last one, row- and column-major. The last tile
+// of each row and column of tiles is shifted back to end on the matrix and
+// stores only the outputs its neighbour does not.
 TYPED_TEST(Cmm, WholeAndEdgeTilesOfOneProduct) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
