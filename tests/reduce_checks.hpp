@@ -102,6 +102,14 @@ void check_all_ops(const View& v, const Reference<T>& ref, i64 n,
   }
   EXPECT_EQ(run_both<E>(v, tilekit::Min{}, o), n ? ref.min : min_identity<T>()) << at;
   EXPECT_EQ(run_both<E>(v, tilekit::Max{}, o), n ? ref.max : max_identity<T>()) << at;
+  if (o.split == tilekit::ReduceSplit::interleaved &&
+      tilekit::backends::Traits<E>::reduce_config().locate_rows > 0) {
+    // A space that locates takes contiguous shares for MinLoc/MaxLoc: the
+    // interleaved split is refused there.
+    EXPECT_THROW(tilekit::ReducePlan(E(), v, tilekit::MinLoc{}, o), tilekit::invalid_argument);
+    EXPECT_THROW(tilekit::ReducePlan(E(), v, tilekit::MaxLoc{}, o), tilekit::invalid_argument);
+    return;
+  }
   const auto mn = run_both<E>(v, tilekit::MinLoc{}, o);
   EXPECT_EQ(mn.index, ref.imin) << at;
   EXPECT_EQ(mn.value, n ? ref.min : min_identity<T>()) << at;

@@ -182,27 +182,37 @@ TYPED_TEST(Reduce, LocationsAnywhere) {
 
 TYPED_TEST(Reduce, EvenSplitOfRows) {
   // The backend's team shape with league caps that leave teams uneven shares
-  // (one row more or less), shares that are not whole rounds of loads, more
-  // teams than rows, and unaligned starts: every element is reduced once.
+  // (one row or one round more or less), shares that are not whole rounds of
+  // loads, more teams than rows, and unaligned starts, with contiguous shares
+  // and with rounds dealt to the teams in turn: every element is reduced once.
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
   using U = Kokkos::View<T*, typename E::memory_space, Kokkos::MemoryUnmanaged>;
+  using tilekit::ReduceSplit;
   std::vector<T> h;
   for (i64 n : {i64(3), i64(1000), i64(65537), i64(300007)}) {
     auto buf = make_data<E, T>(n + 3, small_value, h);
     for (int teams : {1, 2, 3, 7, 64, 1000}) {
-      tilekit::ReduceOptions o;
-      o.teams = teams;
-      for (i64 off : {0, 3}) {
-        U v(buf.data() + off, n);
-        check_all_ops<E, T>(v, reference(h.data() + off, n), n, o);
-        tilekit::ReducePlan plan(E(), v, tilekit::Sum{}, o);
-        EXPECT_GE(plan.league(), 1);
-        EXPECT_LE(plan.league(), teams) << "n = " << n;
-        EXPECT_EQ(plan.league_cap(), teams);
+      for (auto split : {ReduceSplit::contiguous, ReduceSplit::interleaved}) {
+        tilekit::ReduceOptions o;
+        o.teams = teams;
+        o.split = split;
+        for (i64 off : {0, 3}) {
+          U v(buf.data() + off, n);
+          check_all_ops<E, T>(v, reference(h.data() + off, n), n, o);
+          tilekit::ReducePlan plan(E(), v, tilekit::Sum{}, o);
+          EXPECT_GE(plan.league(), 1);
+          EXPECT_LE(plan.league(), teams) << "n = " << n;
+          EXPECT_EQ(plan.league_cap(), teams);
+          EXPECT_EQ(plan.interleaved(), split == ReduceSplit::interleaved);
+        }
       }
     }
   }
+  // The default split is the backend's, for contiguous views.
+  auto v = make_data<E, T>(1000, small_value, h);
+  EXPECT_EQ(tilekit::ReducePlan(E(), v, tilekit::Sum{}).interleaved(),
+            tilekit::backends::Traits<E>::reduce_config().interleave);
 }
 
 TYPED_TEST(Reduce, DefaultLeagueIsBoundedAndGrowsWithSize) {
@@ -284,15 +294,20 @@ TYPED_TEST(ReduceFloat, WithinTheStatedBound) {
           << "n = " << n << " step " << tilekit::to_string(s);
     }
   }
-  // Other league caps: the bound follows the shares and the partials' join.
+  // Other league caps and both splits: the bound follows the rounds and the
+  // partials' join.
   for (int teams : {1, 3, 100, 5000}) {
     const i64 n = 3000017;
     auto v = make_data<E, T>(n, value_of, h);
     const double exact = static_cast<double>(reference(h.data(), n).sum);
-    tilekit::ReduceOptions o;
-    o.teams = teams;
-    tilekit::ReducePlan plan(exec, v, tilekit::Sum{}, o);
-    EXPECT_LE(std::abs(plan.execute(v) - exact), plan.error_bound(exact)) << "teams " << teams;
+    for (auto split : {tilekit::ReduceSplit::contiguous, tilekit::ReduceSplit::interleaved}) {
+      tilekit::ReduceOptions o;
+      o.teams = teams;
+      o.split = split;
+      tilekit::ReducePlan plan(exec, v, tilekit::Sum{}, o);
+      EXPECT_LE(std::abs(plan.execute(v) - exact), plan.error_bound(exact))
+          << "teams " << teams << (plan.interleaved() ? " interleaved" : " contiguous");
+    }
   }
   // 0.1 repeated: plain sums drift, the compensated sum must stay within its bound.
   for (i64 n : {i64(1) << 20, i64(3000017)}) {

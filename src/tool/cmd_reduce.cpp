@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "families.hpp"
 #include "subcommand.hpp"
@@ -271,6 +272,7 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
                         timed([&](const auto& x) { plan.execute(input(x), r); }), read,
                         o.common.check, good);
     row.extra["teams"] = plan.league();
+    row.extra["split"] = plan.interleaved() ? "interleaved" : "contiguous";
     if (sub) {
       row.extra["sub"] = o.sub;
       row.extra["window"] = std::to_string(win.rows) + "x" + std::to_string(win.cols) +
@@ -345,6 +347,13 @@ Runner setup(CLI::App& app) {
                  "sweep) and of step 6 (the first value); default: the backend's")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
+  app.add_option("--split", o->shape.split,
+                 "production reduce of a contiguous view: backend (its default), contiguous "
+                 "(one share of rows per team) or interleaved (rounds dealt to the teams in turn)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, ReduceSplit>{{"backend", ReduceSplit::backend},
+                                             {"contiguous", ReduceSplit::contiguous},
+                                             {"interleaved", ReduceSplit::interleaved}}));
   app.add_option("--block", o->shape.block, "ladder: work items per team (a power of two)");
   app.add_option("--warp", o->shape.warp, "ladder: width of the unrolled last level");
   add_transfers_option(app, o->transfers);

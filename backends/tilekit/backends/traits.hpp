@@ -77,6 +77,11 @@ struct ReduceConfig {
   /// that improves, by a second look at those rows (in cache). A multiple of
   /// `loads`; compile-time.
   int locate_rows = 0;
+  /// production, contiguous views (the default of ReduceOptions::split): team
+  /// t of L takes the rounds of `loads` rows t, t + L, t + 2L, ... (the league
+  /// reads one window of the input that moves through it) instead of one
+  /// contiguous share of rows. Not with locate_rows.
+  bool interleave = false;
 };
 
 template <class ExecSpace>

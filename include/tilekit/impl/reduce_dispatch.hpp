@@ -21,6 +21,13 @@
 
 namespace tilekit {
 
+/// How the production reduce deals the rows of a contiguous view to its teams.
+enum class ReduceSplit {
+  backend,      ///< the backend's choice (ReduceConfig::interleave)
+  contiguous,   ///< team t of L: one contiguous share of about rows / L rows
+  interleaved,  ///< team t of L: the rounds of `loads` rows t, t + L, t + 2L, ...
+};
+
 /// Launch-shape overrides; 0 keeps the backend's value (backends::ReduceConfig).
 struct ReduceOptions {
   int team_rows = 0;  ///< team size
@@ -28,6 +35,9 @@ struct ReduceOptions {
   int teams = 0;      ///< most teams launched (production reduce, ladder step 6)
   int block = 0;      ///< ladder: work items per team (a power of two)
   int warp = 0;       ///< ladder: width of the last level of steps 5 and 6 (a power of two)
+  /// production reduce, contiguous views (strided windows take contiguous shares;
+  /// MinLoc/MaxLoc where the backend locates, too: interleaved is an error there)
+  ReduceSplit split = ReduceSplit::backend;
   std::string label = "tilekit::reduce";  ///< prefix of the kernel labels
 };
 
@@ -169,6 +179,8 @@ class ReducePlan {
   static constexpr backends::ReduceConfig defaults = backends::Traits<ExecSpace>::reduce_config();
   using Kernel = impl::ReduceKernel<ExecSpace, T, Op, defaults.load_bytes, defaults.loads,
                                     defaults.locate_rows>;
+  static_assert(!(defaults.interleave && defaults.locate_rows > 0),
+                "tilekit::reduce: a backend that locates takes contiguous shares");
   /// LayoutStride views with gaps (instantiated only for such views).
   using StridedKernel =
       impl::ReduceStridedKernel<ExecSpace, T, Op, defaults.loads,
@@ -198,6 +210,11 @@ class ReducePlan {
         impl::team_policy(where(), exec_, StridedKernel{}, 1, impl::team_shape(config_),
                           Kernel::scratch_bytes(threads_, groups_));
     cap_ = impl::league_cap(exec_, config_, opts_.teams, config_.league_pct);
+    if (opts_.split == ReduceSplit::interleaved && Kernel::Locate > 0)
+      detail::fail(where(), "MinLoc and MaxLoc on this space take contiguous shares "
+                            "(locate_rows), not an interleaved split");
+    interleave_ = opts_.split == ReduceSplit::backend ? config_.interleave && Kernel::Locate == 0
+                                                      : opts_.split == ReduceSplit::interleaved;
     if constexpr (defaults.fit_league)
       if (opts_.teams == 0) {
         // The teams of the kernel this plan launches that fit at once (the
@@ -244,6 +261,9 @@ class ReducePlan {
   /// Whether the plan was made for a strided view with gaps (its elements in
   /// runs: ReduceStridedKernel); such a plan takes views of its strides only.
   bool strided() const { return strided_; }
+  /// Whether a contiguous view's rounds are dealt to the teams in turn
+  /// (ReduceSplit::interleaved) rather than in contiguous shares.
+  bool interleaved() const { return interleave_ && !strided_; }
   index_t size() const { return n_; }
   /// Teams launched for an aligned view (the most for any alignment).
   index_t league() const { return league_; }
@@ -253,8 +273,10 @@ class ReducePlan {
 
   /// Most rounded additions on any element's path to the result (for any
   /// alignment of the view): h of the bound gamma_h * sum|x| below. A work
-  /// item's accumulator takes every K-th row of its team's share, then the
-  /// loose elements (accumulator 0); the work item joins its K x W
+  /// item's accumulator takes one row of each of its team's rounds of K rows
+  /// (contiguous or interleaved, at most ceil(ceil(rows / L) / K) =
+  /// ceil(rows / (K L)) rounds either way), then the loose elements
+  /// (accumulator 0); the work item joins its K x W
   /// accumulators in a pairwise tree, the team joins its work items in two
   /// levels (G groups of threads / G, then the G groups; each level eight
   /// values at a time in a tree, the trees in turn), and the last team joins
@@ -412,7 +434,8 @@ class ReducePlan {
   }
 
   /// Launches f (Kernel, or StridedKernel with its runs set) for `rows`
-  /// whole rows after `head`: league_for(rows) teams, even shares.
+  /// whole rows after `head`: league_for(rows) teams, even shares (or rounds
+  /// dealt in turn, where the backend interleaves).
   template <class F>
   void run(F f, const T* data, index_t head, index_t rows, result_type* result,
            const std::string& label) const {
@@ -436,7 +459,9 @@ class ReducePlan {
 
   void launch(const T* data, result_type* result) const {
     const index_t head = Kernel::head_of(data, n_);
-    run(Kernel{}, data, head, Kernel::rows_of(n_, head, threads_), result, label_);
+    Kernel f;
+    f.interleave = interleave_;
+    run(f, data, head, Kernel::rows_of(n_, head, threads_), result, label_);
   }
 
   /// A strided plan's launch: runs of elements (ReduceStridedKernel).
@@ -450,6 +475,7 @@ class ReducePlan {
   ReduceOptions opts_;
   index_t n_;
   bool strided_ = false;
+  bool interleave_ = false;  ///< contiguous views: rounds dealt to the teams in turn
   std::vector<index_t> extents_, strides_;  ///< a strided plan's view
   impl::ReduceRuns runs_;
   std::string label_;

@@ -2,17 +2,21 @@
 // The production reduction: one kernel launch, any operation of reduce_ops.hpp.
 //
 // The input is read as aligned vectors of LoadBytes (one 16-byte load on the
-// GPU) starting at `head`, the first element whose address is so aligned. The
-// vectors are cut into rows of `threads` vectors (one per work item of a team);
-// with rows = q L + e, team t of L reduces the q + (t < e) contiguous rows from
-// t q + min(t, e): an even split of the elements (shares differ by at most one
-// row; q and e come from the host, so no team divides), every team, and every
-// work item, has the same work, and the order of accumulation
-// is fixed by n, the alignment and the launch shape. Work item `tid` reads
-// vector tid of each row of its team's share (lanes on consecutive addresses),
-// Loads rows at a time, all Loads loads issued before the first add, and keeps
-// one accumulator per load and lane: accumulator k takes rows r0 + k,
-// r0 + k + Loads, ... Team 0 also takes the elements outside whole rows (the
+// GPU, through backends::load_stream) starting at `head`, the first element
+// whose address is so aligned. The vectors are cut into rows of `threads`
+// vectors (one per work item of a team), and the rows into rounds of Loads
+// rows. A team's rows (Rounds): with rows = q L + e, team t of L reduces the
+// q + (t < e) contiguous rows from t q + min(t, e) (shares differ by at most
+// one row; q and e come from the host, so no team divides); or, where the
+// split is interleaved (ReduceSplit), the rounds t, t + L, t + 2L,
+// ..., so that the league reads one window of the input that moves through it
+// (teams differ by at most one round). Either way every team, and every work
+// item, has the same work, and the order of accumulation is fixed by n, the
+// alignment and the launch shape. Work item `tid` reads vector tid of each
+// row of its team's rounds (lanes on consecutive addresses), all Loads loads
+// of a round issued before the previous round is folded, and keeps one
+// accumulator per load and lane: accumulator k takes row k of every round of
+// the team. Team 0 also takes the elements outside whole rows (the
 // head before the first aligned vector, and the tail). A work item joins its
 // accumulators in a pairwise tree. A team joins its work items in team scratch
 // in two levels (join_team: G = groups work items each join every G-th value,
@@ -24,6 +28,7 @@
 // same way and writes the result: no second launch, no fence. In that join work
 // item tid takes partials tid, tid + threads, ... Loads of them loaded at once
 // (a pairwise tree of each Loads).
+#include <tilekit/backends/stream_load.hpp>
 #include <tilekit/impl/reduce_ops.hpp>
 #include <tilekit/impl/tile_copy.hpp>
 
@@ -47,6 +52,12 @@
 #endif
 
 namespace tilekit::impl {
+
+/// A team's rows: rounds of K rows starting at rows first, first + step, ...
+/// below end (a last round may be partial).
+struct ReduceRounds {
+  index_t first, end, step;
+};
 
 template <class Exec, class T, class Op, int LoadBytes, int Loads, int LocateRows = 0>
 struct ReduceKernel {
@@ -72,6 +83,7 @@ struct ReduceKernel {
   index_t extra;  ///< ... and one more for the first rows % league teams
   int threads;    ///< work items per team
   int groups;     ///< G of join_team (groups_for(threads))
+  bool interleave = false;  ///< rounds dealt to the teams in turn (not with Locate)
   acc_type* partial;
   unsigned* counter;  ///< zero between launches; the last team resets it
   result_type* result;
@@ -96,9 +108,9 @@ struct ReduceKernel {
     return sizeof(acc_type) * static_cast<std::size_t>(threads + groups);
   }
 
-  /// Work item tid's share: vector tid of rows [r0, r1), plus the loose
+  /// Work item tid's share: vector tid of the rows of `rd`, plus the loose
   /// elements if `rest`. One accumulator per load and lane (K x W chains).
-  KOKKOS_INLINE_FUNCTION void work_item(index_t r0, index_t r1, int tid, bool rest,
+  KOKKOS_INLINE_FUNCTION void work_item(const ReduceRounds& rd, int tid, bool rest,
                                         acc_type& out) const {
     acc_type acc[K * W];
 TILEKIT_UNROLL
@@ -110,21 +122,37 @@ TILEKIT_UNROLL
 TILEKIT_LANES
       for (int j = 0; j < W; ++j) traits::add(acc[k * W + j], v.v[j], e0 + j);
     };
-    index_t r = r0;
-    if constexpr (Locate > 0) locate(r, r1, vec, tid, acc);
-    for (; r + K <= r1; r += K) {
-      const index_t v0 = r * stride + tid;
+    auto load_round = [&](index_t r0, Vec(&v)[K]) {
+TILEKIT_UNROLL
+      for (int k = 0; k < K; ++k) v[k] = backends::load_stream(vec + (r0 + k) * stride + tid);
+    };
+    const index_t r1 = rd.end;
+    index_t r = rd.first;
+    if constexpr (Locate > 0) locate(r, r1, vec, tid, acc);  // contiguous: step == K
+    // Whole rounds: the next round's loads are issued before this one is folded.
+    if (r + K <= r1) {
       Vec v[K];
+      load_round(r, v);
+      for (;;) {
+        const index_t next = r + rd.step;
+        const bool more = next + K <= r1;
+        Vec w[K];
+        if (more) load_round(next, w);
+        const index_t v0 = r * stride + tid;
 TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k) v[k] = vec[v0 + k * stride];
+        for (int k = 0; k < K; ++k) fold(k, v[k], v0 + k * stride);
+        r = next;
+        if (!more) break;
 TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k) fold(k, v[k], v0 + k * stride);
+        for (int k = 0; k < K; ++k) v[k] = w[k];
+      }
     }
     if (r < r1) {  // fewer than K rows left: loads past r1 re-read row r (in bounds)
       const index_t v0 = r * stride + tid;
       Vec v[K];
 TILEKIT_UNROLL
-      for (int k = 0; k < K; ++k) v[k] = vec[v0 + (r + k < r1 ? k : 0) * stride];
+      for (int k = 0; k < K; ++k)
+        v[k] = backends::load_stream(vec + v0 + (r + k < r1 ? k : 0) * stride);
 TILEKIT_UNROLL
       for (int k = 0; k < K; ++k)
         if (r + k < r1) fold(k, v[k], v0 + k * stride);
@@ -249,19 +277,26 @@ TILEKIT_UNROLL
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const { run_team(*this, team); }
 
-  /// A team's work: rows [r0, r1) of its share, each work item's value into
-  /// team scratch through self.work_item, then finish() (shared with
-  /// ReduceStridedKernel, whose work_item reads runs).
+  /// A team's work: its rounds (a contiguous share, or every L-th round where
+  /// self.interleave), each work item's value into team scratch through
+  /// self.work_item, then finish() (shared with ReduceStridedKernel, whose
+  /// work_item reads runs).
   template <class Self>
   KOKKOS_INLINE_FUNCTION static void run_team(const Self& self, const member_type& team) {
     const index_t t = team.league_rank();
-    const index_t r0 = t * self.share + (t < self.extra ? t : self.extra);
-    const index_t r1 = r0 + self.share + (t < self.extra ? 1 : 0);
+    ReduceRounds rd;
+    if (self.interleave) {
+      rd = {t * K, self.rows, K * index_t(team.league_size())};
+    } else {
+      rd.first = t * self.share + (t < self.extra ? t : self.extra);
+      rd.end = rd.first + self.share + (t < self.extra ? 1 : 0);
+      rd.step = K;
+    }
     acc_type* s = static_cast<acc_type*>(
         team.team_shmem().get_shmem(scratch_bytes(self.threads, self.groups)));
     Kokkos::parallel_for(Kokkos::TeamVectorRange(team, self.threads), [&](const int tid) {
       acc_type a = traits::identity();
-      self.work_item(r0, r1, tid, t == 0, a);
+      self.work_item(rd, tid, t == 0, a);
       s[tid] = a;
     });
     self.finish(team, s);

@@ -113,9 +113,11 @@ TILEKIT_LANES
     });
   }
 
-  /// Block tid of rows [r0, r1), plus the tail elements of tid if `rest`.
-  KOKKOS_INLINE_FUNCTION void work_item(index_t r0, index_t r1, int tid, bool rest,
+  /// Block tid of the team's rows [r0, r1) (a contiguous share: the plan
+  /// never interleaves a strided view), plus the tail elements of tid if `rest`.
+  KOKKOS_INLINE_FUNCTION void work_item(const ReduceRounds& rd, int tid, bool rest,
                                         acc_type& out) const {
+    const index_t r0 = rd.first, r1 = rd.end;
     acc_type acc[K * V];
 TILEKIT_UNROLL
     for (int k = 0; k < K * V; ++k) acc[k] = traits::identity();
