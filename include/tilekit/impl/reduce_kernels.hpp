@@ -72,6 +72,15 @@ struct ReduceKernel {
   /// MinLoc/MaxLoc: groups of K rows whose values are folded before their
   /// indices are looked for (locate(); 0: value and index per element).
   static constexpr int Locate = requires { traits::improves; } ? LocateRows / Loads : 0;
+  /// Whether a work item issues the next round's loads before it folds the
+  /// current one (two rounds in flight): where an accumulator is no wider than
+  /// an element (sums of floats and of 64-bit integers, min and max), so the
+  /// extra round of registers keeps the kernel near the registers of its
+  /// loads; wider ones (int32 sums into int64, compensated sums, MinLoc and
+  /// MaxLoc, 2-byte floats into float) already hold more registers per
+  /// element than they load, and would lose teams per SM (sm_90: compensated
+  /// float sum 72 -> 118 registers, float MinLoc 96 -> 132).
+  static constexpr bool Ahead = sizeof(acc_type) <= sizeof(T);
   using Vec = Pack<T, W>;
   static_assert(sizeof(Vec) == W * sizeof(T), "tilekit::reduce: load_bytes must be a power of two");
 
@@ -129,22 +138,28 @@ TILEKIT_UNROLL
     const index_t r1 = rd.end;
     index_t r = rd.first;
     if constexpr (Locate > 0) locate(r, r1, vec, tid, acc);  // contiguous: step == K
-    // Whole rounds: the next round's loads are issued before this one is folded.
+    // Whole rounds; with Ahead the next round's loads are issued before this
+    // one is folded, else after.
     if (r + K <= r1) {
       Vec v[K];
       load_round(r, v);
       for (;;) {
         const index_t next = r + rd.step;
         const bool more = next + K <= r1;
-        Vec w[K];
-        if (more) load_round(next, w);
+        [[maybe_unused]] Vec w[Ahead ? K : 1];
+        if constexpr (Ahead)
+          if (more) load_round(next, w);
         const index_t v0 = r * stride + tid;
 TILEKIT_UNROLL
         for (int k = 0; k < K; ++k) fold(k, v[k], v0 + k * stride);
         r = next;
         if (!more) break;
+        if constexpr (Ahead) {
 TILEKIT_UNROLL
-        for (int k = 0; k < K; ++k) v[k] = w[k];
+          for (int k = 0; k < K; ++k) v[k] = w[k];
+        } else {
+          load_round(r, v);
+        }
       }
     }
     if (r < r1) {  // fewer than K rows left: loads past r1 re-read row r (in bounds)
