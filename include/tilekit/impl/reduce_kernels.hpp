@@ -139,27 +139,32 @@ TILEKIT_UNROLL
     index_t r = rd.first;
     if constexpr (Locate > 0) locate(r, r1, vec, tid, acc);  // contiguous: step == K
     // Whole rounds; with Ahead the next round's loads are issued before this
-    // one is folded, else after.
-    if (r + K <= r1) {
-      Vec v[K];
-      load_round(r, v);
-      for (;;) {
-        const index_t next = r + rd.step;
-        const bool more = next + K <= r1;
-        [[maybe_unused]] Vec w[Ahead ? K : 1];
-        if constexpr (Ahead)
+    // one is folded.
+    if constexpr (Ahead) {
+      if (r + K <= r1) {
+        Vec v[K];
+        load_round(r, v);
+        for (;;) {
+          const index_t next = r + rd.step;
+          const bool more = next + K <= r1;
+          Vec w[K];
           if (more) load_round(next, w);
+          const index_t v0 = r * stride + tid;
+TILEKIT_UNROLL
+          for (int k = 0; k < K; ++k) fold(k, v[k], v0 + k * stride);
+          r = next;
+          if (!more) break;
+TILEKIT_UNROLL
+          for (int k = 0; k < K; ++k) v[k] = w[k];
+        }
+      }
+    } else {
+      for (; r + K <= r1; r += rd.step) {
+        Vec v[K];
+        load_round(r, v);
         const index_t v0 = r * stride + tid;
 TILEKIT_UNROLL
         for (int k = 0; k < K; ++k) fold(k, v[k], v0 + k * stride);
-        r = next;
-        if (!more) break;
-        if constexpr (Ahead) {
-TILEKIT_UNROLL
-          for (int k = 0; k < K; ++k) v[k] = w[k];
-        } else {
-          load_round(r, v);
-        }
       }
     }
     if (r < r1) {  // fewer than K rows left: loads past r1 re-read row r (in bounds)
