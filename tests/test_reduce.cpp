@@ -209,10 +209,14 @@ TYPED_TEST(Reduce, EvenSplitOfRows) {
       }
     }
   }
-  // The default split is the backend's, for contiguous views.
+  // The default split is the backend's, for contiguous views; MinLoc and
+  // MaxLoc take contiguous shares unless asked.
   auto v = make_data<E, T>(1000, small_value, h);
   EXPECT_EQ(tilekit::ReducePlan(E(), v, tilekit::Sum{}).interleaved(),
             tilekit::backends::Traits<E>::reduce_config().interleave);
+  EXPECT_EQ(tilekit::ReducePlan(E(), v, tilekit::Max{}).interleaved(),
+            tilekit::backends::Traits<E>::reduce_config().interleave);
+  EXPECT_FALSE(tilekit::ReducePlan(E(), v, tilekit::MinLoc{}).interleaved());
 }
 
 TYPED_TEST(Reduce, DefaultLeagueIsBoundedAndGrowsWithSize) {

@@ -69,9 +69,11 @@ struct ReduceKernel {
   /// Elements per vector load.
   static constexpr int W = LoadBytes > int(sizeof(T)) ? LoadBytes / int(sizeof(T)) : 1;
   static constexpr int K = Loads;
+  /// MinLoc/MaxLoc: the fold carries an index.
+  static constexpr bool indexed = requires { traits::improves; };
   /// MinLoc/MaxLoc: groups of K rows whose values are folded before their
   /// indices are looked for (locate(); 0: value and index per element).
-  static constexpr int Locate = requires { traits::improves; } ? LocateRows / Loads : 0;
+  static constexpr int Locate = indexed ? LocateRows / Loads : 0;
   /// Whether a work item issues the next round's loads before it folds the
   /// current one (two rounds in flight): where an accumulator is no wider than
   /// an element (sums of floats and of 64-bit integers, min and max), so the
@@ -157,6 +159,17 @@ TILEKIT_UNROLL
 TILEKIT_UNROLL
           for (int k = 0; k < K; ++k) v[k] = w[k];
         }
+      }
+    } else if (rd.step == K) {  // a contiguous share: a constant step, plain loads
+      // (MinLoc/MaxLoc of floats, H100: 60 -> 76-80% of copy against the
+      // run-time step; the code the compiler makes of it was not profiled)
+      for (; r + K <= r1; r += K) {
+        const index_t v0 = r * stride + tid;
+        Vec v[K];
+TILEKIT_UNROLL
+        for (int k = 0; k < K; ++k) v[k] = vec[v0 + k * stride];
+TILEKIT_UNROLL
+        for (int k = 0; k < K; ++k) fold(k, v[k], v0 + k * stride);
       }
     } else {
       for (; r + K <= r1; r += rd.step) {
