@@ -14,9 +14,9 @@
 // item, has the same work, and the order of accumulation is fixed by n, the
 // alignment and the launch shape. Work item `tid` reads vector tid of each
 // row of its team's rounds (lanes on consecutive addresses), all Loads loads
-// of a round issued before the previous round is folded, and keeps one
-// accumulator per load and lane: accumulator k takes row k of every round of
-// the team. Team 0 also takes the elements outside whole rows (the
+// of a round issued together (and, where Ahead, before the previous round is
+// folded), and keeps one accumulator per load and lane: accumulator k takes
+// row k of every round of the team. Team 0 also takes the elements outside whole rows (the
 // head before the first aligned vector, and the tail). A work item joins its
 // accumulators in a pairwise tree. A team joins its work items in team scratch
 // in two levels (join_team: G = groups work items each join every G-th value,
