@@ -90,8 +90,10 @@ struct Traits<Kokkos::Cuda> {
   /// Blocked: 8 rows x 8 (float) or 4 (double) column sets per thread, a
   /// 128-row x 128 (64) column-set tile per block, 8 k per step (12 KiB of A
   /// and B per step and buffer; 12 k: 18% slower, a partial unrolled pass);
-  /// its ~226 registers allow one block per SM (a bound of two spills; 16 x 8
-  /// threads with 8 x 16 outputs spill too). H200, N = 4096 float: 24 TFLOP/s.
+  /// its 203 registers (ptxas, sm_90; 212 for doubles) allow one block per SM
+  /// (a bound of two spills; 8 x 4 column sets with a bound of two ran slower,
+  /// 25.5 against 27.7 TFLOP/s; 16 x 8 threads with 8 x 16 outputs spill too).
+  /// H100, N = 4096 float: 27.6 TFLOP/s, 58% of cuBLAS (docs/performance.md).
   /// Tiled: one output per thread, 16 x 16 per block, 32 k per step (16 k:
   /// 40% slower; 32 x 8 or 8 x 32 threads: 27-35% slower).
   static constexpr CmmShape cmm_shape(std::size_t elem_bytes, bool register_blocked) {
