@@ -117,8 +117,10 @@ struct Traits<Kokkos::Cuda> {
   /// sum uses 72 registers, so 3 teams per SM (396 on an H200, 3.9 TB/s at
   /// 2^28 floats against 3.3 with 528 teams in two uneven waves); MinLoc and
   /// MaxLoc about 100, 2 per SM.
-  /// Interleaved rounds, each round's loads issued before the previous round
-  /// is folded, and loads through the read-only path (backends::load_stream):
+  /// Interleaved rounds (not for MinLoc/MaxLoc by default), each round's loads
+  /// issued before the previous round is folded (where an accumulator is no
+  /// wider than an element: ReduceKernel::Ahead), and loads through the
+  /// read-only path (backends::load_stream):
   /// H100, sum, % of CUB's throughput, float 2^24 / 2^26 / 2^28 / 2^30, three
   /// rounds each: contiguous shares and plain loads 94.7 / 94.7 / 96.0 / 97.7;
   /// read-only loads 104.4 / 95.8 / 96.2 / 97.9; and interleaved 101.1 / 98.5
