@@ -80,7 +80,8 @@ struct ReduceConfig {
   /// production, contiguous views (the default of ReduceOptions::split): team
   /// t of L takes the rounds of `loads` rows t, t + L, t + 2L, ... (the league
   /// reads one window of the input that moves through it) instead of one
-  /// contiguous share of rows. Not with locate_rows.
+  /// contiguous share of rows. MinLoc/MaxLoc take contiguous shares unless the
+  /// caller asks (and always where locate_rows > 0).
   bool interleave = false;
 };
 

@@ -180,8 +180,6 @@ class ReducePlan {
   static constexpr backends::ReduceConfig defaults = backends::Traits<ExecSpace>::reduce_config();
   using Kernel = impl::ReduceKernel<ExecSpace, T, Op, defaults.load_bytes, defaults.loads,
                                     defaults.locate_rows>;
-  static_assert(!(defaults.interleave && defaults.locate_rows > 0),
-                "tilekit::reduce: a backend that locates takes contiguous shares");
   /// LayoutStride views with gaps (instantiated only for such views).
   using StridedKernel =
       impl::ReduceStridedKernel<ExecSpace, T, Op, defaults.loads,
@@ -464,7 +462,7 @@ class ReducePlan {
 
   void launch(const T* data, result_type* result) const {
     const index_t head = Kernel::head_of(data, n_);
-    Kernel f;
+    Kernel f{};
     f.interleave = interleave_;
     run(f, data, head, Kernel::rows_of(n_, head, threads_), result, label_);
   }
