@@ -329,7 +329,10 @@ TEST(TransposeTile, HostEdgeHalvedForSmallMatrices) {
     const E exec;
     EXPECT_EQ(tilekit::TransposePlan(exec, a, b).config().tile,
               fit_tile<E>(tilekit::backends::Traits<E>::transpose_tile(4).tile, 100, 100,
-                          exec.concurrency()));
+                          exec.concurrency(), tilekit::impl::transpose_tile_rows<E>()));
+    // Tiles of 64 rows count as such: 2048^2 on 16 threads keeps 64 x 1024.
+    EXPECT_EQ(fit_tile<E>(1024, 2048, 2048, 16, 64), 1024);
+    EXPECT_EQ(fit_tile<E>(1024, 2048, 2048, 16), 256);
     tilekit::TransposeOptions o;
     o.tile = 128;
     EXPECT_EQ(tilekit::TransposePlan(exec, a, b, tilekit::TransposeVariant::tiled_padded, o)
@@ -338,6 +341,34 @@ TEST(TransposeTile, HostEdgeHalvedForSmallMatrices) {
               128);
   } else {
     GTEST_SKIP() << "the host backend keeps its tile edge";
+  }
+}
+
+/// Hosts' out-of-place tiles are 64 input rows by the edge
+/// (Traits::transpose_tile_rows): edges past 64 give rectangular tiles, whose
+/// scratch holds the tile transposed (edge rows of 64); ragged in both
+/// directions, both layouts, every element checked.
+TYPED_TEST(Transpose, RectangularHostTiles) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  constexpr int rows = tilekit::impl::transpose_tile_rows<E>();
+  if constexpr (rows > 0 && tilekit::impl::micro_edge<E, T>() > 0) {
+    for (int tile : {32, 128, 256}) {
+      tilekit::TransposeOptions o;
+      o.tile = tile;
+      Kokkos::View<T**, Kokkos::LayoutRight, typename E::memory_space> a("a", 200, 300),
+          b("b", 300, 200);
+      const tilekit::TransposePlan plan(E(), a, b, tilekit::TransposeVariant::tiled_padded, o);
+      EXPECT_EQ(plan.tile_rows(), tile > rows ? rows : tile);
+      for (auto v : {tilekit::TransposeVariant::tiled, tilekit::TransposeVariant::tiled_padded})
+        for (auto [r, c] : {std::pair{200, 300}, {130, 1000}, {1000, 130}, {64, 257}, {65, 256},
+                            {191, 129}})
+          check_transpose<E, T, Kokkos::LayoutRight>(r, c, v, o);
+      check_transpose<E, T, Kokkos::LayoutLeft>(191, 257, tilekit::TransposeVariant::tiled_padded,
+                                                o);
+    }
+  } else {
+    GTEST_SKIP() << "square tiles on this space";
   }
 }
 

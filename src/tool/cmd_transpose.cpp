@@ -127,6 +127,8 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
       if (v == TransposeVariant::naive) naive_ms = row.ms;
       if (v != TransposeVariant::naive) {
         rep.rows.back().extra["tile"] = plan.config().tile;
+        if (plan.tile_rows() != plan.config().tile)
+          rep.rows.back().extra["tile_rows"] = plan.tile_rows();
         rep.rows.back().extra["threads"] = plan.config().team_rows * plan.config().vector;
         if (plan.thin()) rep.rows.back().extra["kernel"] = "thin";
         if (plan.skew() > 0) rep.rows.back().extra["skew"] = plan.skew();

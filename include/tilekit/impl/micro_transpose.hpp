@@ -83,6 +83,10 @@ TILEKIT_OPTIONAL_TRAIT(bool, tiles_down_columns, false)
 /// 1 holds tiles past the 32 KiB of level 0: rows long enough for the
 /// prefetchers and the write streams).
 TILEKIT_OPTIONAL_TRAIT(int, tile_scratch_level, 0)
+/// Input rows of an out-of-place transpose's tile on the host path (micro
+/// blocks, one-thread teams): tiles of rows x edge, the edge along the input's
+/// rows, so that a tile reads long runs of memory (0: square tiles).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_tile_rows, 0)
 /// Tiles a thread should get before a plan halves its default tile edge (the
 /// transposes' and the permute's; hosts, whose tiles are large; 0: never).
 TILEKIT_OPTIONAL_TRAIT(int, tiles_per_thread, 0)

@@ -78,7 +78,7 @@ namespace impl {
 /// Resolved launch shape for one execution space and element size.
 template <class Exec>
 backends::TileConfig resolve_tile(const std::string& where, const TransposeOptions& o,
-                                  backends::TileConfig c, bool padded) {
+                                  backends::TileConfig c, bool padded, int max_edge = 1024) {
   if (o.tile > 0) c.tile = o.tile;
   if (o.team_rows > 0) c.team_rows = o.team_rows;
   if (o.vector > 0) c.vector = o.vector;
@@ -87,7 +87,8 @@ backends::TileConfig resolve_tile(const std::string& where, const TransposeOptio
   if (!padded) c.pad = 0;
   if (o.tile < 0 || o.team_rows < 0 || o.vector < 0 || o.tiles_per_team < 0)
     detail::fail(where, "tile, team_rows, vector and tiles_per_team must be positive");
-  if (c.tile > 1024) detail::fail(where, "tile edge " + std::to_string(c.tile) + " exceeds 1024");
+  if (c.tile > max_edge)
+    detail::fail(where, "tile edge " + std::to_string(c.tile) + " exceeds " + std::to_string(max_edge));
   return c;
 }
 
@@ -95,10 +96,14 @@ backends::TileConfig resolve_tile(const std::string& where, const TransposeOptio
 /// threads: halved (not below 32) while the matrix would give a thread
 /// fewer than Traits::tiles_per_thread tiles (tiles_wanted), where the
 /// backend sets it (hosts, whose tiles are large); as it is elsewhere.
+/// Tiles of `rows` rows (where 0 < rows < the edge) count as such.
 template <class Exec>
-int fit_tile(int tile, index_t m, index_t n, int threads) {
+int fit_tile(int tile, index_t m, index_t n, int threads, int rows = 0) {
   const index_t want = tiles_wanted<Exec>(threads);
-  auto tiles = [&](int t) { return ((m + t - 1) / t) * ((n + t - 1) / t); };
+  auto tiles = [&](int t) {
+    const index_t r = rows > 0 && rows < t ? rows : t;
+    return ((m + r - 1) / r) * ((n + t - 1) / t);
+  };
   while (tile > 32 && tiles(tile) < want) tile /= 2;
   return tile;
 }
@@ -159,9 +164,10 @@ class TransposePlan {
     geom_ = impl::transpose_geom(in, out);
     config_ = impl::resolve_tile<ExecSpace>(
         where(), opts_, backends::Traits<ExecSpace>::transpose_tile(sizeof(T)),
-        variant_ == TransposeVariant::tiled_padded);
+        variant_ == TransposeVariant::tiled_padded, /*max_edge=*/8192);
     if (opts_.tile <= 0)
-      config_.tile = impl::fit_tile<ExecSpace>(config_.tile, geom_.m, geom_.n, exec_.concurrency());
+      config_.tile = impl::fit_tile<ExecSpace>(config_.tile, geom_.m, geom_.n, exec_.concurrency(),
+                                               host_tile_rows());
     detail::require_align(where(), opts_.align);
     if (variant_ != TransposeVariant::naive) {
       // Validate the launch shape now, not on first execution.
@@ -190,9 +196,23 @@ class TransposePlan {
   /// Elements per store transaction of the skewed tiles the planned views
   /// take (TransposeOptions::align), or 0: rectangular tiles (or no tiles).
   int skew() const { return skew_; }
+  /// Input rows of the tiles of the tiled kernels (the tile edge where they
+  /// are square): TransposeTiled's ti without a skew.
+  int tile_rows() const {
+    const int r = host_tile_rows();
+    return r > 0 && r < config_.tile ? r : config_.tile;
+  }
 
  private:
   std::string where() const { return opts_.label; }
+  /// The backend's transpose_tile_rows where its tiles take the host path
+  /// (micro blocks, one-thread teams); 0: square tiles.
+  int host_tile_rows() const {
+    constexpr bool micro = impl::micro_edge<ExecSpace, T>() > 0;
+    return micro && config_.team_rows * config_.vector == 1
+               ? impl::transpose_tile_rows<ExecSpace>()
+               : 0;
+  }
 
   static bool thin(const impl::TransposeGeom& g) {
     constexpr int bytes = impl::transpose_thin_bytes<ExecSpace>();
@@ -319,10 +339,12 @@ class TransposePlan {
     int skewed = 0;
     impl::with_stage<ExecSpace>(config_, [&](auto K, auto N) {
       using F = impl::TransposeTiled<ExecSpace, T, decltype(K)::value, decltype(N)::value>;
-      const int tile = config_.tile, ld = tile + config_.pad;
+      const int tile = config_.tile;
       const auto at = static_cast<index_t>(reinterpret_cast<std::uintptr_t>(out) / sizeof(T));
       const int S = skewed = skew_for<decltype(N)::value>(g, at);
-      const int ti = S > 1 ? F::skew_rows(tile, S) : tile;
+      const int ti = S > 1 ? F::skew_rows(tile, S) : tile_rows();
+      // The host path keeps its tile transposed in scratch: `tile` rows of ti.
+      const int ld = (F::B > 0 ? ti : tile) + config_.pad;
       const index_t tpr = (n + tile - 1) / tile;
       const index_t ntiles = F::tiles(m, n, tile, ti, S);
       F f{in, out, m, n, g.si0, g.so0, tile, ld, tpr, ntiles, S, ti, S > 1 ? at % S : 0};
