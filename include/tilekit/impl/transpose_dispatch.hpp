@@ -88,7 +88,8 @@ backends::TileConfig resolve_tile(const std::string& where, const TransposeOptio
   if (o.tile < 0 || o.team_rows < 0 || o.vector < 0 || o.tiles_per_team < 0)
     detail::fail(where, "tile, team_rows, vector and tiles_per_team must be positive");
   if (c.tile > max_edge)
-    detail::fail(where, "tile edge " + std::to_string(c.tile) + " exceeds " + std::to_string(max_edge));
+    detail::fail(where,
+                 "tile edge " + std::to_string(c.tile) + " exceeds " + std::to_string(max_edge));
   return c;
 }
 
