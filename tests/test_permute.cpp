@@ -356,6 +356,36 @@ TYPED_TEST(Permute, LaunchShapeOverrides) {
   }
 }
 
+/// Hosts' boxes past transpose_tile_rows: load runs of edge^2 / rows
+/// elements, store runs of rows (choose_box's two targets). Edges of 128 and
+/// 256 on shapes with ragged chunks, both layouts, every 3-D permutation and
+/// rank-4 ones whose runs join dimensions; every element checked.
+TYPED_TEST(Permute, HostBoxesWithLongLoadRuns) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  if constexpr (tilekit::impl::transpose_tile_rows<E>() > 0 &&
+                tilekit::impl::micro_edge<E, T>() > 0) {
+    for (int tile : {128, 256}) {
+      tilekit::PermuteOptions o;
+      o.tile = tile;
+      for (bool left : {false, true}) {
+        Perm p = {0, 1, 2};
+        do {
+          EXPECT_EQ((run_one<E, T>({33, 70, 300}, p, PermuteVariant::fused, left, {}, o)), 0)
+              << "tile " << tile << " " << describe({33, 70, 300}, p, PermuteVariant::fused, left);
+        } while (std::next_permutation(p.begin(), p.end()));
+        const Extents e4 = {5, 20, 9, 140};
+        for (const Perm& q :
+             {Perm{3, 2, 1, 0}, Perm{0, 1, 3, 2}, Perm{3, 0, 1, 2}, Perm{2, 0, 3, 1}})
+          EXPECT_EQ((run_one<E, T>(e4, q, PermuteVariant::fused, left, {}, o)), 0)
+              << "tile " << tile << " " << describe(e4, q, PermuteVariant::fused, left);
+      }
+    }
+  } else {
+    GTEST_SKIP() << "square boxes on this space";
+  }
+}
+
 TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;

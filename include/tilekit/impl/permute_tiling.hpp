@@ -101,7 +101,11 @@ struct TileBox {
 /// consecutive in memory: a dimension joins a run only when its stride is the
 /// extent times the stride of the run's last (whole) dimension, which views
 /// with gaps (strided_shape) may break; the shape must be unit_inner.
-inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile) {
+/// `run_s` > 0 gives the store run its own target (hosts: long load runs, as
+/// the out-of-place transpose's tiles of transpose_tile_rows rows).
+inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile, index_t run_s = 0) {
+  const index_t run_l = run;
+  if (run_s <= 0) run_s = run;
   TileBox b;
   const int r = f.rank;
   index_t vol_l = 1, vol_s = 1;
@@ -114,6 +118,7 @@ inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile) {
     return k == r - 1 || f.so[f.p[k]] == f.so[f.p[k + 1]] * f.n[f.p[k + 1]];
   };
   auto take = [&](int d, index_t vol, std::vector<int>& list, bool& open) -> index_t {
+    const index_t run = &list == &b.load_run ? run_l : run_s;
     if (b.chunk[d] == 0) b.chunk[d] = std::min(f.n[d], std::max<index_t>(1, run / vol));
     list.push_back(d);
     if (b.chunk[d] < f.n[d]) open = false;
@@ -121,10 +126,10 @@ inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile) {
   };
   while (open_l || open_s) {
     // Each run holds at least one dimension, however small `run` is.
-    if (open_l && (il < 0 || (!b.load_run.empty() && (vol_l >= run || !chains_l(il)))))
+    if (open_l && (il < 0 || (!b.load_run.empty() && (vol_l >= run_l || !chains_l(il)))))
       open_l = false;
     if (open_l) vol_l = take(il--, vol_l, b.load_run, open_l);
-    if (open_s && (ks < 0 || (!b.store_run.empty() && (vol_s >= run || !chains_s(ks)))))
+    if (open_s && (ks < 0 || (!b.store_run.empty() && (vol_s >= run_s || !chains_s(ks)))))
       open_s = false;
     if (open_s) vol_s = take(f.p[ks--], vol_s, b.store_run, open_s);
   }
