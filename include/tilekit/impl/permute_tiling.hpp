@@ -117,9 +117,8 @@ inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile, inde
   auto chains_s = [&](int k) {
     return k == r - 1 || f.so[f.p[k]] == f.so[f.p[k + 1]] * f.n[f.p[k + 1]];
   };
-  auto take = [&](int d, index_t vol, std::vector<int>& list, bool& open) -> index_t {
-    const index_t run = &list == &b.load_run ? run_l : run_s;
-    if (b.chunk[d] == 0) b.chunk[d] = std::min(f.n[d], std::max<index_t>(1, run / vol));
+  auto take = [&](int d, index_t vol, index_t want, std::vector<int>& list, bool& open) -> index_t {
+    if (b.chunk[d] == 0) b.chunk[d] = std::min(f.n[d], std::max<index_t>(1, want / vol));
     list.push_back(d);
     if (b.chunk[d] < f.n[d]) open = false;
     return vol * b.chunk[d];
@@ -128,10 +127,10 @@ inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile, inde
     // Each run holds at least one dimension, however small `run` is.
     if (open_l && (il < 0 || (!b.load_run.empty() && (vol_l >= run_l || !chains_l(il)))))
       open_l = false;
-    if (open_l) vol_l = take(il--, vol_l, b.load_run, open_l);
+    if (open_l) vol_l = take(il--, vol_l, run_l, b.load_run, open_l);
     if (open_s && (ks < 0 || (!b.store_run.empty() && (vol_s >= run_s || !chains_s(ks)))))
       open_s = false;
-    if (open_s) vol_s = take(f.p[ks--], vol_s, b.store_run, open_s);
+    if (open_s) vol_s = take(f.p[ks--], vol_s, run_s, b.store_run, open_s);
   }
   auto in = [](const std::vector<int>& v, int d) { return std::find(v.begin(), v.end(), d) != v.end(); };
   auto partial = [&](int d) { return b.chunk[d] < f.n[d]; };
