@@ -528,7 +528,8 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
         {{5, 7, 101}, {1, 0, 2}},      {{3, 2, 5, 4, 3}, {4, 0, 3, 1, 2}}, {{700}, {0}},
         {{3, 10, 6}, {2, 1, 0}},       {{4, 6, 3, 5}, {2, 0, 3, 1}}, {{4, 3, 5, 9}, {3, 0, 2, 1}}};
     int kinds[3] = {};  // tiled cases per BoxKind
-    // Scratch in input order, and transposed (the plan's layout on hosts).
+    // Scratch in input order, and transposed (the plan's layout on hosts);
+    // rows numbered in the output's order, then the input's (hosts).
     for (const bool transposed : {false, true})
     for (const auto& [ext, perm] : cases) {
       const index_t n = volume(ext);
@@ -540,7 +541,7 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
       const PermuteShape f = fuse(row_major_shape(ext, perm, false));
       E exec;
       if (f.rank <= 1 || f.p[f.rank - 1] == f.rank - 1) {
-        const RowsLayout L = make_rows_layout(f, 64);
+        const RowsLayout L = make_rows_layout(f, 64, /*input_order=*/transposed);
         Kokkos::TeamPolicy<E> policy(exec, 3, team, 1);
         policy.set_scratch_size(0, Kokkos::PerTeam(Rows::scratch_bytes(L.unit)));
         Kokkos::parallel_for("test_rows", policy, Rows{a.data(), b.data(), L, {}});

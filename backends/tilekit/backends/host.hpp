@@ -1,11 +1,12 @@
 #pragma once
 // Data shared by the host backends (OpenMP, Serial): a team is one thread
 // (team size 1, vector length 1) and the tile loop is a plain loop the compiler
-// vectorises. Out of place, a 512 x 512 tile of 4-byte elements (1 MiB;
-// 256 x 256 for 8-byte ones) gives each row 2 KiB contiguous bytes to read and
-// write, which the hardware prefetchers follow; in place, a pair of 128 x 128
-// tiles (64 x 64) rows of 512 bytes; the permute's tiles rows of 1 KiB.
-// Tiles live in level-1 scratch.
+// vectorises. Out of place, a tile of 64 input rows by 4 KiB reads runs of
+// 4 KiB, which the hardware prefetchers follow, and writes runs of 256 bytes;
+// in place, a pair of 128 x 128 tiles (64 x 64 of 8-byte elements) rows of 512
+// bytes; the permute's boxes, where they transpose, load runs of 4 KiB and
+// store runs of 64 elements as the transpose's tiles. Tiles live in level-1
+// scratch.
 #include <tilekit/backends/traits.hpp>
 
 namespace tilekit::backends {
@@ -84,14 +85,20 @@ struct HostTraits {
   static constexpr ReduceConfig reduce_config() {
     return {1, 1, 32, 4, 1, 256, 32, 100, false, 32, 128};
   }
-  /// permute: tile rows of 1 KiB (256 x 256 floats, 128 x 128 doubles: 256
-  /// KiB of level-1 scratch). (512, 512, 1024) floats, the four permutations
-  /// that move the innermost dimension, GB/s, tile 64 / 256 / 512: 16-core
+  /// permute: boxes of 256 x 256 floats, 128 x 128 doubles (256 KiB of
+  /// level-1 scratch), taken as load runs of edge^2 / 64 elements and store
+  /// runs of 64 (transpose_tile_rows). With square boxes, (512, 512, 1024)
+  /// floats, the four permutations that move the innermost dimension, GB/s,
+  /// tile 64 / 256 / 512: 16-core
   /// Xeon 43-60 / 58-77 / 48-74; 2-core EPYC 7-18 / 12-21 / 16-21.
   static TileConfig permute_tile(std::size_t elem_bytes) {
     const int edge = elem_bytes >= 16 ? 64 : elem_bytes >= 8 ? 128 : elem_bytes >= 4 ? 256 : 512;
     return {edge, 1, 1, 1};
   }
+  /// The permute's rows method walks the rows in the input's order: reads
+  /// run on from row to row, the writes (streamed when large) need no
+  /// prefetching.
+  static constexpr bool permute_rows_input_order = true;
   /// The permute's rows method (the fastest dimension stays) keeps the
   /// former tile's edge: fastest extents from 64 floats (32 doubles) move as
   /// rows, 4096 elements a team step, so mid-sized tensors still give every

@@ -87,10 +87,19 @@ TILEKIT_OPTIONAL_TRAIT(int, tile_scratch_level, 0)
 /// blocks, one-thread teams): tiles of rows x edge, the edge along the input's
 /// rows, so that a tile reads long runs of memory (0: square tiles).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_tile_rows, 0)
+/// Whether the permute's rows method walks the rows in the input's order
+/// (reads one after another, the output's rows scattered) rather than the
+/// output's (make_rows_layout).
+TILEKIT_OPTIONAL_TRAIT(bool, permute_rows_input_order, false)
 /// Tiles a thread should get before a plan halves its default tile edge (the
 /// transposes' and the permute's; hosts, whose tiles are large; 0: never).
 TILEKIT_OPTIONAL_TRAIT(int, tiles_per_thread, 0)
 #undef TILEKIT_OPTIONAL_TRAIT
+
+/// Input rows of a tile `edge` elements wide whose backend asks for tiles of
+/// `rows` rows (transpose_tile_rows on the host path; 0: square tiles): the
+/// transposes' tiles and the permute's host boxes.
+constexpr int tile_rows(int rows, int edge) { return rows > 0 && rows < edge ? rows : edge; }
 
 /// Tiles below which a plan on `threads` threads halves its default tile
 /// edge: tiles_per_thread a thread (0: never).

@@ -352,7 +352,8 @@ class PermutePlan {
     if (r <= 1 || (stays && fused_.n[r - 1] >= edge)) {
       method_ = r <= 1 ? PermuteMethod::copy : PermuteMethod::rows;
       kernel_ = opts_.label + (r <= 1 ? "_copy" : "_rows");
-      rows_ = impl::make_rows_layout(fused_, edge * edge);
+      constexpr bool by_input = impl::permute_rows_input_order<ExecSpace>();
+      rows_ = impl::make_rows_layout(fused_, edge * edge, by_input);
       impl::PermuteRows<ExecSpace, T, N, decltype(st)> f{nullptr, nullptr, rows_, st};
       policy_ = impl::team_policy(w, exec_, f, league(rows_.units, config_), config_,
                                   decltype(f)::scratch_bytes(rows_.unit), /*flat=*/true);
@@ -360,7 +361,7 @@ class PermutePlan {
       if constexpr (PW > 1) {
         impl::PermuteShape f1 = fused_;
         if (impl::pack_rows_shape(f1, PW)) {
-          rows_pack_ = impl::make_rows_layout(f1, edge * edge);
+          rows_pack_ = impl::make_rows_layout(f1, edge * edge, by_input);
           const PackRows g{nullptr, nullptr, rows_pack_, {}};
           policy_pack_ = impl::team_policy(w, exec_, g, league(rows_pack_.units, config_), config_,
                                            PackRows::scratch_bytes(rows_pack_.unit), true);
@@ -395,10 +396,10 @@ class PermutePlan {
       // 16-core Xeon, (512, 512, 1024) floats, the four permutations that move
       // the innermost dimension: 44-73 -> 65-79 GB/s).
       constexpr int host_rows = host_path ? impl::transpose_tile_rows<ExecSpace>() : 0;
+      const int rows = impl::tile_rows(host_rows, tile);
       const index_t area = static_cast<index_t>(tile) * tile;
-      box = host_rows > 0 && tile > host_rows
-                ? impl::choose_box(fused_, area / host_rows, area, host_rows)
-                : impl::choose_box(fused_, impl::tiled_run_target(fused_, tile), area);
+      box = rows < tile ? impl::choose_box(fused_, area / rows, area, rows)
+                        : impl::choose_box(fused_, impl::tiled_run_target(fused_, tile), area);
       tiling = impl::make_tiling(fused_, box, config_.pad, 0,
                                  host_path && impl::transposed_scratch(box));
       if (opts_.tile > 0 || tile == 1) break;

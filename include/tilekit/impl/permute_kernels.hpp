@@ -39,10 +39,14 @@ struct PermuteNaive {
 /// `unit` pieces of up to `width` elements and works out their offsets once
 /// into scratch. A flat team of many work items (GPU) stages its share of the
 /// step in N registers per work item, all loads in flight before the first
-/// store; a one-thread team (CPU) copies piece by piece in vectorisable loops.
+/// store; a one-thread team (CPU) copies piece by piece in vectorisable loops,
+/// a pure move of a large output with streaming stores (as the transposes).
 template <class Exec, class T, int N, class Store>
 struct PermuteRows {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
+  /// The host path (micro_transpose.hpp) and a pure move: runs may be streamed.
+  static constexpr bool can_stream =
+      micro_edge<Exec, T>() > 0 && std::is_same_v<Store, StoreMove<T>>;
   using Offsets = ScratchArray<index_t, Exec>;
   using Lengths = ScratchArray<int, Exec>;
   const T* in;
@@ -58,6 +62,8 @@ struct PermuteRows {
     Offsets src(team.team_scratch(0), L.unit), dst(team.team_scratch(0), L.unit);
     Lengths len(team.team_scratch(0), L.unit);
     const int tid = team.team_rank(), nt = team.team_size();
+    const double bytes = static_cast<double>(L.rows) * L.len * sizeof(T);
+    const bool stream = can_stream && stream_output<Exec>(bytes);
     for (index_t u = team.league_rank(); u < L.units; u += team.league_size()) {
       const index_t p0 = u * L.unit;
       const int np = static_cast<int>(Kokkos::min<index_t>(L.unit, L.pieces - p0));
@@ -81,12 +87,15 @@ struct PermuteRows {
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](const int i) {
           const T* from = in + src(i);
           auto* to = out + dst(i);
+          if constexpr (can_stream)
+            if (stream) return put_run(to, from, len(i), true);
           Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, len(i)),
                                [&](const int c) { store(to + c, from[c]); });
         });
       }
       team.team_barrier();
     }
+    stream_fence(stream);
   }
 };
 

@@ -39,22 +39,29 @@ struct RowsLayout {
   index_t pieces_per_row = 0, pieces = 0;
   int width = 1, unit = 1;
   index_t units = 0;
-  Digits in_row;   ///< output row index -> input offset of the row
-  Digits out_row;  ///< output row index -> output offset of the row
+  Digits in_row;   ///< row index -> input offset of the row
+  Digits out_row;  ///< row index -> output offset of the row
 };
 
 /// For a fused shape that is a copy (rank <= 1) or whose fastest dimension
 /// stays in place, with unit stride on both sides (unit_inner): a team step
 /// moves about `step` elements, as whole rows when they are shorter, else as
-/// pieces of `step`.
-inline RowsLayout make_rows_layout(const PermuteShape& f, index_t step) {
+/// pieces of `step`. The rows are numbered in the output's order (consecutive
+/// rows are written one after another), or with `input_order` in the
+/// input's (read one after another; the output's rows then scattered).
+inline RowsLayout make_rows_layout(const PermuteShape& f, index_t step, bool input_order = false) {
   RowsLayout L;
   L.len = f.rank == 0 ? 1 : f.n[f.rank - 1];
   L.width = static_cast<int>(std::min(L.len, step));
   L.rows = f.rank <= 1 ? 1 : f.size() / L.len;
-  for (int k = f.rank - 2; k >= 0; --k) {
-    L.in_row.push(f.n[f.p[k]], f.si[f.p[k]]);
-    L.out_row.push(f.n[f.p[k]], f.so[f.p[k]]);
+  // The row dimensions (input dimensions), fastest digit first.
+  std::vector<int> dims;
+  for (int k = f.rank - 2; k >= 0; --k) dims.push_back(f.p[k]);
+  if (input_order)
+    std::stable_sort(dims.begin(), dims.end(), [&](int a, int b) { return f.si[a] < f.si[b]; });
+  for (const int d : dims) {
+    L.in_row.push(f.n[d], f.si[d]);
+    L.out_row.push(f.n[d], f.so[d]);
   }
   L.pieces_per_row = (L.len + L.width - 1) / L.width;
   L.pieces = L.rows * L.pieces_per_row;

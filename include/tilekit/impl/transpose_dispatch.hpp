@@ -102,7 +102,7 @@ template <class Exec>
 int fit_tile(int tile, index_t m, index_t n, int threads, int rows = 0) {
   const index_t want = tiles_wanted<Exec>(threads);
   auto tiles = [&](int t) {
-    const index_t r = rows > 0 && rows < t ? rows : t;
+    const index_t r = tile_rows(rows, t);
     return ((m + r - 1) / r) * ((n + t - 1) / t);
   };
   while (tile > 32 && tiles(tile) < want) tile /= 2;
@@ -199,10 +199,7 @@ class TransposePlan {
   int skew() const { return skew_; }
   /// Input rows of the tiles of the tiled kernels (the tile edge where they
   /// are square): TransposeTiled's ti without a skew.
-  int tile_rows() const {
-    const int r = host_tile_rows();
-    return r > 0 && r < config_.tile ? r : config_.tile;
-  }
+  int tile_rows() const { return impl::tile_rows(host_tile_rows(), config_.tile); }
 
  private:
   std::string where() const { return opts_.label; }
