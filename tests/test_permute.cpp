@@ -230,6 +230,33 @@ TYPED_TEST(Permute, StreamedLargeOutputs) {
   }
 }
 
+/// The rows method (the fastest dimension stays) and the copy method on the
+/// host path: rows numbered in the input's order, outputs past
+/// stream_min_bytes streamed (33-40 MB of floats): rows of 860 elements (every
+/// row streamed), 857 (none: their bytes are not a multiple of 16), a rank-4
+/// case whose row dimensions are reversed, a copy; both layouts, and alpha and
+/// beta (stored element by element).
+TYPED_TEST(Permute, RowsStreamedInInputOrder) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  if constexpr (std::is_same_v<T, float>) {
+    const std::vector<std::pair<Extents, Perm>> cases = {{{97, 101, 860}, {1, 0, 2}},
+                                                         {{97, 101, 857}, {1, 0, 2}},
+                                                         {{31, 33, 37, 260}, {2, 1, 0, 3}},
+                                                         {{8400000}, {0}}};
+    constexpr bool host_path = tilekit::impl::micro_edge<E, T>() > 0;
+    for (const auto& [ext, perm] : cases) {
+      const double bytes = static_cast<double>(volume(ext)) * sizeof(T);
+      ASSERT_TRUE(!host_path || tilekit::impl::stream_output<E>(bytes)) << "the case no longer streams";
+      for (bool left : {false, true})
+        EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left)), 0)
+            << describe(ext, perm, PermuteVariant::fused, left);
+      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, false, Scalars{2, -1})), 0)
+          << describe(ext, perm, PermuteVariant::fused, false) << ", alpha 2, beta -1";
+    }
+  }
+}
+
 /// Boxes that are not 2-D transpositions on the host path, streamed (34-35 MB
 /// of output), and with alpha and beta (stored element by element): a rank-4
 /// reversal of odd extents (runs of two dimensions, offsets from tables;
