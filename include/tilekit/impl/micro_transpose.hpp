@@ -15,6 +15,7 @@
 // absent: the scratch path, as on GPUs) and Traits<Exec>::stream_min_bytes
 // (outputs of at least this many bytes are streamed; 0 or absent: never).
 #include <tilekit/backends/traits.hpp>
+#include <tilekit/backends/prefetch.hpp>
 #include <tilekit/backends/stream_store.hpp>
 #include <tilekit/impl/tile_copy.hpp>
 
@@ -87,6 +88,10 @@ TILEKIT_OPTIONAL_TRAIT(int, tile_scratch_level, 0)
 /// blocks, one-thread teams): tiles of rows x edge, the edge along the input's
 /// rows, so that a tile reads long runs of memory (0: square tiles).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_tile_rows, 0)
+/// Micro-block rows ahead whose lines the transposes' micro-kernel prefetches
+/// on the host path while it reads a row of micro-blocks (0: none;
+/// micro_store_transposed_rows; the permute's boxes pass none).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_prefetch_blocks, 0)
 /// Whether the permute's rows method walks the rows in the input's order
 /// (reads one after another, the output's rows scattered) rather than the
 /// output's (make_rows_layout).
@@ -191,8 +196,12 @@ KOKKOS_INLINE_FUNCTION void put_gathered(T* dst, const T* src, const Pos& pos, i
 /// through the micro-kernel, plain loops over compile-time counts that the
 /// compiler unrolls and vectorises (it builds the transposed vectors from the
 /// loads); the ragged edges go element by element. Rows of micro-blocks are
-/// split over the team's work items (one on a CPU).
-template <int B, class T, class Row>
+/// split over the team's work items (one on a CPU). With D > 0 (the backend's
+/// transpose_prefetch_blocks), each micro-block also prefetches the same
+/// columns of the rows D rows of micro-blocks further down the tile, so those
+/// reads find their lines in L2: a tile's reads are short runs (a micro-block
+/// row of 8 rows at a time), which the hardware prefetchers start on cold.
+template <int B, int D = 0, class T, class Row>
 KOKKOS_INLINE_FUNCTION void micro_store_transposed_rows(const Row& row, T* dst, index_t ldd, int nr,
                                                         int nc, int tid, int nt) {
   const int fc = nc - nc % B;
@@ -201,7 +210,17 @@ KOKKOS_INLINE_FUNCTION void micro_store_transposed_rows(const Row& row, T* dst, 
       const T* p[B];
       TILEKIT_UNROLL
       for (int r = 0; r < B; ++r) p[r] = row(i + r);
+      [[maybe_unused]] const T* ahead[B];
+      [[maybe_unused]] const bool fetch_ahead = D > 0 && i + (D + 1) * B <= nr;
+      if constexpr (D > 0)
+        if (fetch_ahead)
+          TILEKIT_UNROLL
+          for (int r = 0; r < B; ++r) ahead[r] = row(i + D * B + r);
       for (int j = 0; j < fc; j += B) {
+        if constexpr (D > 0)
+          if (fetch_ahead)
+            TILEKIT_UNROLL
+            for (int r = 0; r < B; ++r) backends::prefetch_read(ahead[r] + j);
         T v[B][B];
         TILEKIT_UNROLL
         for (int r = 0; r < B; ++r)
@@ -225,10 +244,11 @@ KOKKOS_INLINE_FUNCTION void micro_store_transposed_rows(const Row& row, T* dst, 
 }
 
 /// The same from a tile of row stride lds at src (the transposes).
-template <int B, class T>
+template <int B, int D = 0, class T>
 KOKKOS_INLINE_FUNCTION void micro_store_transposed(const T* src, index_t lds, T* dst, index_t ldd,
                                                    int nr, int nc, int tid, int nt) {
-  micro_store_transposed_rows<B>([&](int r) { return src + r * lds; }, dst, ldd, nr, nc, tid, nt);
+  micro_store_transposed_rows<B, D>([&](int r) { return src + r * lds; }, dst, ldd, nr, nc, tid,
+                                    nt);
 }
 
 /// dst[r * ldd + c] = s(r, c) for r < nr, c < nc: a scratch tile written out

@@ -52,6 +52,7 @@ struct TransposeInplaceBlocked {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Tile = ScratchTile<T, Exec>;
   static constexpr int B = micro_edge<Exec, T>();
+  static constexpr int PF = transpose_prefetch_blocks<Exec>();
 
   T* a;
   index_t n;
@@ -100,11 +101,11 @@ struct TransposeInplaceBlocked {
         stage_commit(va, sa, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_commit(vb, sb, q.nj, q.ni, tid, nt);
       } else if constexpr (B > 0) {  // transposed on the way in: sa = upper^T, sb = lower^T
-        micro_store_transposed<B>(q.upper, stride, sa.data(), static_cast<index_t>(sa.stride(0)),
-                                  q.ni, q.nj, tid, nt);
+        micro_store_transposed<B, PF>(q.upper, stride, sa.data(),
+                                      static_cast<index_t>(sa.stride(0)), q.ni, q.nj, tid, nt);
         if (q.mirrored)
-          micro_store_transposed<B>(q.lower, stride, sb.data(), static_cast<index_t>(sb.stride(0)),
-                                    q.nj, q.ni, tid, nt);
+          micro_store_transposed<B, PF>(q.lower, stride, sb.data(),
+                                        static_cast<index_t>(sb.stride(0)), q.nj, q.ni, tid, nt);
       } else {
         flat_tile_load<K>(sa, q.upper, stride, q.ni, q.nj, tid, nt);
         if (q.mirrored) flat_tile_load<K>(sb, q.lower, stride, q.nj, q.ni, tid, nt);

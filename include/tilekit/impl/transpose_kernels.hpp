@@ -50,6 +50,7 @@ struct TransposeNaive {
 template <class Exec, class T, int K, int N>
 struct TransposeTiled {
   static constexpr int B = micro_edge<Exec, T>();
+  static constexpr int PF = transpose_prefetch_blocks<Exec>();
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Tile = ScratchTile<T, Exec>;
 
@@ -140,8 +141,8 @@ struct TransposeTiled {
       if (staged)
         stage_commit(v, s, g.nr, g.nc, tid, nt);
       else if constexpr (B > 0)  // transposed on the way in: s(c, r) = in(r, c)
-        micro_store_transposed<B>(in + g.r0 * ld_in + g.j0, ld_in, s.data(),
-                                  static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt);
+        micro_store_transposed<B, PF>(in + g.r0 * ld_in + g.j0, ld_in, s.data(),
+                                      static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt);
       else
         flat_tile_load<K>(s, in + g.r0 * ld_in + g.j0, ld_in, g.nr, g.nc, tid, nt);
       team.team_barrier();
