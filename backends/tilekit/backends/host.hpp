@@ -52,8 +52,12 @@ struct HostTraits {
   /// next, which the hardware prefetchers start on cold. 2-core EPYC, 2
   /// threads, 8192^2 and 16384^2, two alternated rounds, GB/s: in place
   /// 13-23 -> 20-30, out of place floats 19-22 -> 25-27, doubles 23-28 ->
-  /// 22-29 (16 or 32 rows ahead, or one prefetch a line: no better). The
-  /// permute's boxes do not prefetch: its 3-D cases lost on both hosts.
+  /// 22-29 (16 or 32 rows ahead, or one prefetch a line: no better; the
+  /// 16-core Xeon's figures: docs/performance.md). A tile's last row of
+  /// micro-blocks prefetches the first rows read next (the next tile down the
+  /// column out of place; in place the pair's lower tile, then the next
+  /// pair's upper). The permute's boxes do not prefetch: its 3-D cases lost
+  /// on both hosts.
   static constexpr int transpose_prefetch_blocks = 1;
   /// Out-of-place outputs of 32 MiB or more (beyond the last-level cache) are
   /// written with streaming stores: no read of the destination lines first.

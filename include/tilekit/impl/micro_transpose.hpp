@@ -12,8 +12,10 @@
 // (non-temporal) stores, which do not read the destination lines first.
 //
 // Backends choose it as data: Traits<Exec>::transpose_micro_edge (0 or
-// absent: the scratch path, as on GPUs) and Traits<Exec>::stream_min_bytes
-// (outputs of at least this many bytes are streamed; 0 or absent: never).
+// absent: the scratch path, as on GPUs), Traits<Exec>::stream_min_bytes
+// (outputs of at least this many bytes are streamed; 0 or absent: never) and
+// Traits<Exec>::transpose_prefetch_blocks (how many rows of micro-blocks
+// ahead the transposes prefetch; 0 or absent: none).
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/backends/prefetch.hpp>
 #include <tilekit/backends/stream_store.hpp>
@@ -189,6 +191,15 @@ KOKKOS_INLINE_FUNCTION void put_gathered(T* dst, const T* src, const Pos& pos, i
   }
 }
 
+/// Rows that a thread reads right after a tile, beyond its last row, whose
+/// lines the micro-kernel may prefetch: `rows` rows of which the first `cols`
+/// columns are readable, the tile's row function giving them as its rows nr,
+/// nr + 1, ... (the next tile down the same columns out of place; the lower
+/// tile of an in-place pair, then the next pair's upper). {0, 0}: none.
+struct RowsAhead {
+  int rows = 0, cols = 0;
+};
+
 /// dst[c * ldd + r] = row(r)[c] for r < nr, c < nc, row(r) a pointer to the
 /// tile's row r (rows anywhere: the permute's table-driven boxes), dst a
 /// scratch tile (contiguous rows, so its micro-blocks never fight over a
@@ -201,24 +212,31 @@ KOKKOS_INLINE_FUNCTION void put_gathered(T* dst, const T* src, const Pos& pos, i
 /// columns of the rows D rows of micro-blocks further down the tile, so those
 /// reads find their lines in L2: a tile's reads are short runs (a micro-block
 /// row of 8 rows at a time), which the hardware prefetchers start on cold.
+/// The last rows of micro-blocks prefetch the rows `ahead` (row(nr), ...),
+/// where given, so the next tile's first rows do not start cold either.
 template <int B, int D = 0, class T, class Row>
 KOKKOS_INLINE_FUNCTION void micro_store_transposed_rows(const Row& row, T* dst, index_t ldd, int nr,
-                                                        int nc, int tid, int nt) {
+                                                        int nc, int tid, int nt,
+                                                        RowsAhead after = {}) {
   const int fc = nc - nc % B;
   for (int i = tid * B; i < nr; i += nt * B) {
     if (i + B <= nr) {
       const T* p[B];
       TILEKIT_UNROLL
       for (int r = 0; r < B; ++r) p[r] = row(i + r);
-      [[maybe_unused]] const T* ahead[B];
-      [[maybe_unused]] const bool fetch_ahead = D > 0 && i + (D + 1) * B <= nr;
-      if constexpr (D > 0)
-        if (fetch_ahead)
+      [[maybe_unused]] const T* ahead[B] = {};
+      // Prefetched columns: the tile's, or those of the rows after it.
+      [[maybe_unused]] int pc = 0;
+      if constexpr (D > 0) {
+        const int a = i + D * B;
+        pc = a + B <= nr ? fc : a + B <= nr + after.rows ? Kokkos::min(fc, after.cols) : 0;
+        if (pc > 0)
           TILEKIT_UNROLL
-          for (int r = 0; r < B; ++r) ahead[r] = row(i + D * B + r);
+          for (int r = 0; r < B; ++r) ahead[r] = row(a + r);
+      }
       for (int j = 0; j < fc; j += B) {
         if constexpr (D > 0)
-          if (fetch_ahead)
+          if (j + B <= pc)
             TILEKIT_UNROLL
             for (int r = 0; r < B; ++r) backends::prefetch_read(ahead[r] + j);
         T v[B][B];
@@ -243,12 +261,14 @@ KOKKOS_INLINE_FUNCTION void micro_store_transposed_rows(const Row& row, T* dst, 
   }
 }
 
-/// The same from a tile of row stride lds at src (the transposes).
+/// The same from a tile of row stride lds at src (the transposes); `after`:
+/// the rows below the tile, src + nr * lds on.
 template <int B, int D = 0, class T>
 KOKKOS_INLINE_FUNCTION void micro_store_transposed(const T* src, index_t lds, T* dst, index_t ldd,
-                                                   int nr, int nc, int tid, int nt) {
+                                                   int nr, int nc, int tid, int nt,
+                                                   RowsAhead after = {}) {
   micro_store_transposed_rows<B, D>([&](int r) { return src + r * lds; }, dst, ldd, nr, nc, tid,
-                                    nt);
+                                    nt, after);
 }
 
 /// dst[r * ldd + c] = s(r, c) for r < nr, c < nc: a scratch tile written out

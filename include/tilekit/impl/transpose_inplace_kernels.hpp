@@ -101,11 +101,22 @@ struct TransposeInplaceBlocked {
         stage_commit(va, sa, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_commit(vb, sb, q.nj, q.ni, tid, nt);
       } else if constexpr (B > 0) {  // transposed on the way in: sa = upper^T, sb = lower^T
-        micro_store_transposed<B, PF>(q.upper, stride, sa.data(),
-                                      static_cast<index_t>(sa.stride(0)), q.ni, q.nj, tid, nt);
+        // Each tile's last rows prefetch the first rows read next: the
+        // lower tile's, then the next pair's upper (a host's teams take
+        // consecutive pairs; none where nothing is prefetched).
+        const Pair nq = PF > 0 && p + 1 < total ? pair_at(p + 1) : Pair{};
+        const T* const a0 = q.mirrored ? q.lower : nq.upper;
+        const RowsAhead ra = q.mirrored ? RowsAhead{q.nj, q.ni} : RowsAhead{nq.ni, nq.nj};
+        micro_store_transposed_rows<B, PF>(
+            [&](int r) { return r < q.ni ? q.upper + r * stride : a0 + (r - q.ni) * stride; },
+            sa.data(), static_cast<index_t>(sa.stride(0)), q.ni, q.nj, tid, nt, ra);
         if (q.mirrored)
-          micro_store_transposed<B, PF>(q.lower, stride, sb.data(),
-                                        static_cast<index_t>(sb.stride(0)), q.nj, q.ni, tid, nt);
+          micro_store_transposed_rows<B, PF>(
+              [&](int r) {
+                return r < q.nj ? q.lower + r * stride : nq.upper + (r - q.nj) * stride;
+              },
+              sb.data(), static_cast<index_t>(sb.stride(0)), q.nj, q.ni, tid, nt,
+              RowsAhead{nq.ni, nq.nj});
       } else {
         flat_tile_load<K>(sa, q.upper, stride, q.ni, q.nj, tid, nt);
         if (q.mirrored) flat_tile_load<K>(sb, q.lower, stride, q.nj, q.ni, tid, nt);

@@ -125,6 +125,16 @@ struct TransposeTiled {
     }
   }
 
+  /// The input rows below tile g that the host path prefetches while it reads
+  /// the tile's last rows: the next tile down the same columns, which a
+  /// thread takes next where tiles go down the columns (a host's teams take
+  /// consecutive tiles); none otherwise.
+  KOKKOS_INLINE_FUNCTION RowsAhead rows_below(const Geom& g) const {
+    if constexpr (!tiles_down_columns<Exec>() || PF == 0) return {};
+    const index_t below = rows - (g.r0 + g.nr);
+    return {static_cast<int>(Kokkos::min<index_t>(below, PF * B)), g.nc};
+  }
+
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
     Tile s(team.team_scratch(tile_scratch_level<Exec>()), tile, ld);
     const int tid = team.team_rank(), nt = team.team_size();
@@ -142,7 +152,8 @@ struct TransposeTiled {
         stage_commit(v, s, g.nr, g.nc, tid, nt);
       else if constexpr (B > 0)  // transposed on the way in: s(c, r) = in(r, c)
         micro_store_transposed<B, PF>(in + g.r0 * ld_in + g.j0, ld_in, s.data(),
-                                      static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt);
+                                      static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt,
+                                      rows_below(g));
       else
         flat_tile_load<K>(s, in + g.r0 * ld_in + g.j0, ld_in, g.nr, g.nc, tid, nt);
       team.team_barrier();
