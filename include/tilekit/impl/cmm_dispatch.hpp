@@ -123,7 +123,8 @@ class CmmPlan {
     const CmmOptions& o = opts_;
     if (o.team_rows < 0 || o.team_cols < 0 || o.threads < 0 || o.k_step < 0 || o.group < 0 ||
         o.pad < -1)
-      detail::fail(where, "team_rows, team_cols, threads, k_step, group and pad must not be negative");
+      detail::fail(where,
+                   "team_rows, team_cols, threads, k_step, group and pad must not be negative");
     if (o.team_rows > 0) s.team_rows = o.team_rows;
     if (o.team_cols > 0) s.team_cols = o.team_cols;
     if (o.threads > 0) s.threads = o.threads;
@@ -228,8 +229,9 @@ class CmmPlan {
                                 " threads allowed on " + ExecSpace::name());
       return;
     }
-    Policy p(exec_, impl::league_for(row_tiles * set_tiles, backends::Traits<ExecSpace>::max_league),
-             team, 1);
+    const int league =
+        impl::league_for(row_tiles * set_tiles, backends::Traits<ExecSpace>::max_league);
+    Policy p(exec_, league, team, 1);
     p.set_scratch_size(Def.scratch_level, Kokkos::PerTeam(scratch));
     Kokkos::parallel_for(opts_.label + suffix, p, f);
   }

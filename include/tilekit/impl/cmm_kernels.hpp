@@ -278,8 +278,9 @@ TILEKIT_UNROLL
     int q = 0;
     for (int o = sh.og; o < sh.lines; o += sh.step, ++q)
       for (int x = sh.lane + (q < P ? sh.lanes : 0); x < sh.along; x += sh.lanes)
-        s[slot(o, x)] =
-            (o < blk.line_limit && x < blk.along_limit) ? blk.origin[o * blk.ls + x * blk.as] : T(0);
+        s[slot(o, x)] = (o < blk.line_limit && x < blk.along_limit)
+                            ? blk.origin[o * blk.ls + x * blk.as]
+                            : T(0);
   }
 
   // One k: the item's RI elements of column k of A (at a_k) times RJ elements

@@ -275,8 +275,8 @@ KOKKOS_INLINE_FUNCTION void micro_store_transposed(const T* src, index_t lds, T*
 /// row by row, each row one contiguous run (streamed when `stream`). Rows
 /// are split over the team's work items (one on a CPU).
 template <class Tile, class T>
-KOKKOS_INLINE_FUNCTION void store_tile_rows(const Tile& s, T* dst, index_t ldd, int nr, int nc, int tid,
-                                       int nt, bool stream) {
+KOKKOS_INLINE_FUNCTION void store_tile_rows(const Tile& s, T* dst, index_t ldd, int nr, int nc,
+                                            int tid, int nt, bool stream) {
   for (int r = tid; r < nr; r += nt) put_run(dst + r * ldd, &s(r, 0), nc, stream);
 }
 

@@ -22,7 +22,9 @@ namespace tilekit::impl {
 /// The permutation as template parameters: perm[k] folds to a constant.
 template <int A, int B, int C>
 struct StaticPerm3 {
-  KOKKOS_INLINE_FUNCTION constexpr int operator[](int k) const { return k == 0 ? A : k == 1 ? B : C; }
+  KOKKOS_INLINE_FUNCTION constexpr int operator[](int k) const {
+    return k == 0 ? A : k == 1 ? B : C;
+  }
 };
 /// The permutation at run time.
 struct RuntimePerm3 {
@@ -105,7 +107,9 @@ struct Permute3Shared {
   CubeDims dims;
   Store store;
 
-  static std::size_t scratch_bytes(const CubeDims& d) { return Scratch::shmem_size(E * d.dy * d.dx); }
+  static std::size_t scratch_bytes(const CubeDims& d) {
+    return Scratch::shmem_size(E * d.dy * d.dx);
+  }
 
   KOKKOS_FUNCTION void operator()(const member_type& team) const {
     Scratch s(team.team_scratch(0), E * dims.dy * dims.dx);

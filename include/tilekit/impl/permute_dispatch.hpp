@@ -383,8 +383,8 @@ class PermutePlan {
     // down to it gives one, the largest. A caller's tile is taken as given
     // (too large throws).
     constexpr int level = impl::tile_scratch_level<ExecSpace>();
-    const std::size_t smax =
-        static_cast<std::size_t>(Kokkos::TeamPolicy<ExecSpace>(exec_, 1, 1).scratch_size_max(level));
+    const std::size_t smax = static_cast<std::size_t>(
+        Kokkos::TeamPolicy<ExecSpace>(exec_, 1, 1).scratch_size_max(level));
     // (Its scratch depends on the layout only, whichever kernel runs it.)
     using F = impl::PermuteTiled<ExecSpace, T, K, N, decltype(st), impl::BoxKind::tables>;
     impl::Tiling tiling;
@@ -394,8 +394,11 @@ class PermutePlan {
       // Hosts: where the edge passes transpose_tile_rows, load runs of edge^2 /
       // rows elements and store runs of rows (the transpose's 64-row tiles;
       // 16-core Xeon, (512, 512, 1024) floats, the four permutations that move
-      // the innermost dimension: 44-73 -> 65-79 GB/s).
-      constexpr int host_rows = host_path ? impl::transpose_tile_rows<ExecSpace>() : 0;
+      // the innermost dimension: 44-73 -> 65-79 GB/s). One-thread teams only,
+      // as the transpose's plan (host_tile_rows).
+      const int host_rows = host_path && config_.team_rows * config_.vector == 1
+                                ? impl::transpose_tile_rows<ExecSpace>()
+                                : 0;
       const int rows = impl::tile_rows(host_rows, tile);
       const index_t area = static_cast<index_t>(tile) * tile;
       box = rows < tile ? impl::choose_box(fused_, area / rows, area, rows)
@@ -417,7 +420,8 @@ class PermutePlan {
     // staged (a skewed tile reads S - 1 more rows, within the chunk's: the
     // scratch does not grow).
     if (const int S = skew_for(tiling.layout); S > 1) {
-      const impl::Tiling skewed = impl::make_tiling(fused_, box, config_.pad, S, tiling.layout.transposed);
+      const impl::Tiling skewed =
+          impl::make_tiling(fused_, box, config_.pad, S, tiling.layout.transposed);
       const auto& L = skewed.layout;
       if (L.skew > 1 &&
           impl::stage_fits(N, L.box[impl::load_rows], L.box[impl::load_cols],
@@ -504,8 +508,8 @@ class PermutePlan {
               return;
             }
           }
-          Kokkos::parallel_for(kernel_, policy_,
-                               impl::PermuteRows<ExecSpace, T, N, decltype(st)>{in, out, rows_, st});
+          using F = impl::PermuteRows<ExecSpace, T, N, decltype(st)>;
+          Kokkos::parallel_for(kernel_, policy_, F{in, out, rows_, st});
         });
         return;
       case PermuteMethod::tiled:

@@ -33,6 +33,14 @@ struct PermuteNaive {
   }
 };
 
+/// Whether a permute kernel moving T through Store on Exec copies whole runs
+/// and may stream them (the rows kernel's runs, the tiled kernel's rows from
+/// scratch): the host path (micro_transpose.hpp) and a pure move, which
+/// neither converts nor scales on the way.
+template <class Exec, class T, class Store>
+inline constexpr bool host_run_copy =
+    micro_edge<Exec, T>() > 0 && std::is_same_v<Store, StoreMove<T>>;
+
 // ------------------------------------------------------------------- rows
 
 /// Copies output rows that are contiguous input rows: each team step takes
@@ -44,9 +52,7 @@ struct PermuteNaive {
 template <class Exec, class T, int N, class Store>
 struct PermuteRows {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  /// The host path (micro_transpose.hpp) and a pure move: runs may be streamed.
-  static constexpr bool can_stream =
-      micro_edge<Exec, T>() > 0 && std::is_same_v<Store, StoreMove<T>>;
+  static constexpr bool can_stream = host_run_copy<Exec, T, Store>;
   using Offsets = ScratchArray<index_t, Exec>;
   using Lengths = ScratchArray<int, Exec>;
   const T* in;
@@ -191,8 +197,8 @@ struct PermuteTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   /// Micro-block edge of the host path; 0: none (GPUs).
   static constexpr int B = micro_edge<Exec, T>();
-  /// A pure move: whole rows may be copied (and streamed).
-  static constexpr bool moves = std::is_same_v<Store, StoreMove<T>>;
+  /// The host path and a pure move: whole rows may be copied (and streamed).
+  static constexpr bool runs = host_run_copy<Exec, T, Store>;
   using Scratch = ScratchArray<T, Exec>;
   using Tables = ScratchArray<index_t, Exec>;
   /// Teams of many work items (staged) read the tables from team scratch.
@@ -209,7 +215,8 @@ struct PermuteTiled {
   Store store;
 
   static std::size_t scratch_bytes(const TiledLayout& L) {
-    const std::size_t tables = scratch_tables && L.table_used() > 0 ? Tables::shmem_size(L.table_used()) : 0;
+    const std::size_t tables =
+        scratch_tables && L.table_used() > 0 ? Tables::shmem_size(L.table_used()) : 0;
     return Scratch::shmem_size(L.scratch_elements()) + tables;
   }
 
@@ -273,7 +280,8 @@ TILEKIT_UNROLL
       const int da = nt / ti, dq = nt % ti;
       int a = tid / ti, q = tid % ti;
       while (a < g.count[store_rows]) {
-        const int i = q - static_cast<int>((ph0 + static_cast<std::uint32_t>(a) * stride) & mask);  // from i0
+        // i: from i0
+        const int i = q - static_cast<int>((ph0 + static_cast<std::uint32_t>(a) * stride) & mask);
         if (i + g.lead >= 0 && i < end)
           store(dst + box.out_row(a) + i, s(box.s_row(a) + box.s_col(i + g.lead)));
         a += da;
@@ -313,10 +321,11 @@ TILEKIT_UNROLL
     const bool tr = B > 0 && L.transposed;
     auto spos = [&](const int r, const int c) { return tr ? c * ld + r : r * ld + c; };
     // Store rows contiguous in scratch (from s_row(a) on): copied whole.
-    const bool whole_rows = B > 0 && moves && L.rows_in_scratch;
+    const bool whole_rows = runs && L.rows_in_scratch;
     // The output's size, near enough (clipped tiles counted whole).
-    const double out_bytes = static_cast<double>(L.ntiles) * L.box[load_rows] * L.box[load_cols] * sizeof(T);
-    const bool stream = B > 0 && moves && stream_output<Exec>(out_bytes);
+    const double out_bytes =
+        static_cast<double>(L.ntiles) * L.box[load_rows] * L.box[load_cols] * sizeof(T);
+    const bool stream = runs && stream_output<Exec>(out_bytes);
     // Staged: W elements of a row per unit (the rows hold whole units).
     Unit v[N] = {};
     auto staged = [&](const Geom& g) {
@@ -379,17 +388,19 @@ TILEKIT_UNROLL
                           store(dst + box.out_row(a) + u, s(box.s_row(a) + box.s_col(u)));
                         } else {
                           Pack<T, W> x;
+                          const index_t r = box.s_row(a);
 TILEKIT_UNROLL
-                          for (int k = 0; k < W; ++k) x.v[k] = s(box.s_row(a) + box.s_col(u * W + k));
-                          reinterpret_cast<Unit*>(dst + box.out_row(a))[u] = Kokkos::bit_cast<Unit>(x);
+                          for (int k = 0; k < W; ++k) x.v[k] = s(r + box.s_col(u * W + k));
+                          Unit* const row = reinterpret_cast<Unit*>(dst + box.out_row(a));
+                          row[u] = Kokkos::bit_cast<Unit>(x);
                         }
                       });
       else if (whole_rows) {
-        if constexpr (B > 0 && moves)  // one contiguous run each
+        if constexpr (runs)  // one contiguous run each
           for (int a = tid; a < g.count[store_rows]; a += nt)
             put_run(dst + box.out_row(a), s.data() + box.s_row(a), g.count[store_cols], stream);
       } else if (stream) {
-        if constexpr (B > 0 && moves)  // gathered from scratch into a buffer, then streamed
+        if constexpr (runs)  // gathered from scratch into a buffer, then streamed
           for (int a = tid; a < g.count[store_rows]; a += nt)
             put_gathered(dst + box.out_row(a), s.data() + box.s_row(a),
                          [&](const int j) { return box.s_col(j); }, g.count[store_cols], true);

@@ -30,6 +30,11 @@
 
 namespace tilekit::impl {
 
+/// Whether dimension d is among dims (a box's runs and its other dimensions).
+inline bool has_dim(const std::vector<int>& dims, int d) {
+  return std::find(dims.begin(), dims.end(), d) != dims.end();
+}
+
 // ------------------------------------------------------------------- rows
 
 /// Output rows of `len` elements, each contiguous in the input too; pieces of
@@ -139,7 +144,7 @@ inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile, inde
       open_s = false;
     if (open_s) vol_s = take(f.p[ks--], vol_s, run_s, b.store_run, open_s);
   }
-  auto in = [](const std::vector<int>& v, int d) { return std::find(v.begin(), v.end(), d) != v.end(); };
+  const auto in = has_dim;
   auto partial = [&](int d) { return b.chunk[d] < f.n[d]; };
   // A dimension cut short in both runs ends both: growing it lengthens both
   // runs at once, up to a box of about `tile` elements. Small extents on both
@@ -235,7 +240,9 @@ struct TiledLayout {
   }
   /// The entries the kernel reads: none, the load rows', or all.
   KOKKOS_INLINE_FUNCTION int table_used() const {
-    return kind == BoxKind::affine ? 0 : kind == BoxKind::load_table ? box[load_rows] : table_size();
+    return kind == BoxKind::affine       ? 0
+           : kind == BoxKind::load_table ? box[load_rows]
+                                         : table_size();
   }
   KOKKOS_INLINE_FUNCTION std::size_t scratch_elements() const {
     return static_cast<std::size_t>(box[transposed ? load_cols : load_rows]) * ld;
@@ -287,8 +294,8 @@ inline Tiling make_tiling(const PermuteShape& f, const TileBox& b0, int pad, int
                           bool transposed = false) {
   TileBox b = b0;
   int D = -1;  // skewed: the dimension of the load rows and the store run
-  if (skew > 1 && !transposed && b.load_run.size() == 1 && b.store_run.size() == 1 && b.extra.empty() &&
-      b.load_run[0] != b.store_run[0]) {
+  if (skew > 1 && !transposed && b.load_run.size() == 1 && b.store_run.size() == 1 &&
+      b.extra.empty() && b.load_run[0] != b.store_run[0]) {
     D = b.store_run[0];
     const int ti = skew_rows(b.chunk[D], skew);
     if (ti == 0) D = -1;
@@ -299,7 +306,7 @@ inline Tiling make_tiling(const PermuteShape& f, const TileBox& b0, int pad, int
   TiledLayout& L = T.layout;
   const auto& si = f.si;
   const auto& so = f.so;
-  auto in = [](const std::vector<int>& v, int d) { return std::find(v.begin(), v.end(), d) != v.end(); };
+  const auto in = has_dim;
   auto partial = [&](int d) { return b.chunk[d] < f.n[d] || d == D; };
   // Member lists of the four sets; a partial member goes last (slowest digit),
   // so a clipped tile is a prefix of each set's enumeration.
@@ -333,7 +340,9 @@ inline Tiling make_tiling(const PermuteShape& f, const TileBox& b0, int pad, int
   L.transposed = transposed;
   L.ld = L.box[transposed ? load_rows : load_cols] + pad;
   const index_t col_pitch = transposed ? L.ld : 1, row_pitch = transposed ? 1 : L.ld;
-  auto spos = [&](int d) { return in(b.load_run, d) ? col_pitch * cstride[d] : row_pitch * rstride[d]; };
+  auto spos = [&](int d) {
+    return in(b.load_run, d) ? col_pitch * cstride[d] : row_pitch * rstride[d];
+  };
   Digits* map = T.maps.map;
   for (int d : set[load_rows]) map[0].push(b.chunk[d], si[d]);
   for (int d : set[store_rows]) {
@@ -344,7 +353,8 @@ inline Tiling make_tiling(const PermuteShape& f, const TileBox& b0, int pad, int
   for (int m = 0; m < 4; ++m) T.maps.start[m + 1] = T.maps.start[m] + map[m].volume();
   index_t s_row = 0, s_col = 0;
   const bool load_affine = map[0].affine(L.in_row);
-  const bool store_affine = map[1].affine(L.out_row) && map[2].affine(s_row) && map[3].affine(s_col);
+  const bool store_affine =
+      map[1].affine(L.out_row) && map[2].affine(s_row) && map[3].affine(s_col);
   L.kind = !store_affine ? BoxKind::tables : load_affine ? BoxKind::affine : BoxKind::load_table;
   index_t col_step = 0;
   L.rows_in_scratch = map[3].affine(col_step) && col_step == 1;

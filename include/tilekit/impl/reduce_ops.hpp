@@ -166,7 +166,9 @@ struct ExtremumTraits {
     else
       return IsMax ? Kokkos::Experimental::finite_min_v<T> : Kokkos::Experimental::finite_max_v<T>;
   }
-  KOKKOS_INLINE_FUNCTION static void fold(acc_type& a, T x) { a = ranks_before<IsMax>(x, a) ? x : a; }
+  KOKKOS_INLINE_FUNCTION static void fold(acc_type& a, T x) {
+    a = ranks_before<IsMax>(x, a) ? x : a;
+  }
   KOKKOS_INLINE_FUNCTION static void add(acc_type& a, E x, index_t) { fold(a, convert<T>(x)); }
   KOKKOS_INLINE_FUNCTION static void join(acc_type& a, const acc_type& b) { fold(a, b); }
   KOKKOS_INLINE_FUNCTION static acc_type load(const acc_type* p) {

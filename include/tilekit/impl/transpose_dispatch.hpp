@@ -397,8 +397,8 @@ class InplaceTransposePlan {
     if constexpr (detail::is_stride_v<View>) left = a.extent(1) > 1 && a.stride(1) != 1;
     const auto R = static_cast<impl::index_t>(left ? cols_ : rows_);
     const auto C = static_cast<impl::index_t>(left ? rows_ : cols_);
-    if (rows_ != cols_ &&
-        (variant_ != InplaceVariant::blocked || !impl::RectBlockedTranspose<ExecSpace, T>::applies(R, C)))
+    if (rows_ != cols_ && (variant_ != InplaceVariant::blocked ||
+                           !impl::RectBlockedTranspose<ExecSpace, T>::applies(R, C)))
       variant_ = InplaceVariant::decomposed;
     if (opts_.workspace < -1) detail::fail(opts_.label, "workspace must be -1 or a byte count");
     if (variant_ == InplaceVariant::decomposed) {
@@ -409,7 +409,8 @@ class InplaceTransposePlan {
     }
     config_ = impl::resolve_tile<ExecSpace>(
         opts_.label, opts_, backends::Traits<ExecSpace>::transpose_inplace_tile(sizeof(T)), true);
-    if (opts_.tile <= 0) config_.tile = impl::fit_tile<ExecSpace>(config_.tile, R, C, exec_.concurrency());
+    if (opts_.tile <= 0)
+      config_.tile = impl::fit_tile<ExecSpace>(config_.tile, R, C, exec_.concurrency());
     if (rows_ != cols_)
       blocks_.emplace(exec_, a.data(), R, C, config_, opts_.workspace, opts_.label);
     else if (variant_ == InplaceVariant::blocked)

@@ -83,8 +83,10 @@ enum class RectMap { rotate, rows, columns };
 struct RectWalk {
   int threads = 1, lanes = 1;
   index_t rstep = 1;       ///< rows between a work item's rows: threads / lanes
-  index_t row_q = 0, row_t = 0, row_x = 0;  ///< row step: threads = row_q b + row_t; threads M mod N
-  index_t col_i = 0, col_q = 0, col_r = 0;  ///< column step: rstep N = J M + col_i, J = col_q b + col_r
+  /// Row step: threads = row_q b + row_t; row_x = threads M mod N.
+  index_t row_q = 0, row_t = 0, row_x = 0;
+  /// Column step: rstep N = J M + col_i, J = col_q b + col_r.
+  index_t col_i = 0, col_q = 0, col_r = 0;
 
   static RectWalk make(const RectGrid& g, int threads, int lanes) {
     RectWalk w;

@@ -143,7 +143,8 @@ struct TransposeTiled {
     index_t t = team.league_rank();
     if (t < ntiles) {
       const Geom g = geom(t);
-      if (stage_fits(N, g.nr, g.nc, nt)) stage_fetch(v, in + g.r0 * ld_in + g.j0, ld_in, g.nr, g.nc, tid, nt);
+      if (stage_fits(N, g.nr, g.nc, nt))
+        stage_fetch(v, in + g.r0 * ld_in + g.j0, ld_in, g.nr, g.nc, tid, nt);
     }
     for (; t < ntiles; t += team.league_size()) {
       const Geom g = geom(t);
@@ -160,7 +161,8 @@ struct TransposeTiled {
       const index_t tn = t + team.league_size();
       if (tn < ntiles) {
         const Geom h = geom(tn);
-        if (stage_fits(N, h.nr, h.nc, nt)) stage_fetch(v, in + h.r0 * ld_in + h.j0, ld_in, h.nr, h.nc, tid, nt);
+        if (stage_fits(N, h.nr, h.nc, nt))
+          stage_fetch(v, in + h.r0 * ld_in + h.j0, ld_in, h.nr, h.nc, tid, nt);
       }
       if (staged && skew > 1)
         store_skewed(s, g, tid, nt);

@@ -59,7 +59,8 @@ KOKKOS_INLINE_FUNCTION U convert(const T& x) {
     else return U(convert<R>(x), R(0));
   } else {
     static_assert(!is_complex_v<T>,
-                  "tilekit: a complex value does not convert to a real type (use a complex output)");
+                  "tilekit: a complex value does not convert to a real type "
+                  "(use a complex output)");
     if constexpr (is_half_v<T> && is_half_v<U>) return U(static_cast<float>(x));
     else return static_cast<U>(x);
   }
