@@ -64,13 +64,28 @@ rejects "--sub"           reduce --n 1024 --sub every2 --transfers pageable
 rejects "unknown key"     fuzz --replay "op=permute size=3"
 rejects "variant"         fuzz --replay "op=permute variant=quick type=float shape=3 perm=0"
 
-rejects "does not exist"  study dims --quick --resume --out "$tmp/no-study"
+# "host" and "default" name spaces this tool was built with: host a CPU space
+# (Serial or OpenMP) or, in a build without one (TILEKIT_SPACES=Cuda), a clear
+# refusal; default any built space.
+if "$tool" transpose --n 64 --space host --variant tiled --reps 1 >"$tmp/out" 2>"$tmp/err"; then
+  if grep -Eq '^tiled +(Serial|OpenMP) ' "$tmp/out"; then echo "ok: --space host"
+  else echo "FAIL: --space host ran no host space"; cat "$tmp/out"; failed=1; fi
+else
+  rejects "no host space" transpose --n 64 --space host --variant tiled --reps 1
+fi
+if "$tool" transpose --n 64 --space default --variant tiled --reps 1 >"$tmp/out" 2>&1 &&
+   grep -Eq '^tiled +(Serial|OpenMP|Cuda) ' "$tmp/out"; then echo "ok: --space default"
+else echo "FAIL: --space default"; cat "$tmp/out"; failed=1; fi
+
+# The studies run on the default space: a build may leave the host spaces out
+# (TILEKIT_SPACES=Cuda), and the study's own default compares with the host.
+rejects "does not exist"  study dims --quick --space default --resume --out "$tmp/no-study"
 
 # --resume goes on from an interrupted study: a finished quick run of two
 # studies, cut back to its first case (as a killed run leaves it), resumed,
 # gives the same cases and as many rows as the full run.
 s="$tmp/study"
-if "$tool" study dims ladder --quick --space host --out "$s" >"$tmp/out" 2>&1 &&
+if "$tool" study dims ladder --quick --space default --out "$s" >"$tmp/out" 2>&1 &&
    /usr/bin/python3 - "$s/study.json" <<'PY'
 import json, sys
 p = sys.argv[1]
@@ -83,8 +98,8 @@ json.dump(j, open(p, "w"))
 PY
 then
   rows=$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['full_rows'])" "$s/study.json")
-  rejects "another command" study dims --quick --space host --resume --out "$s"
-  if "$tool" study dims ladder --quick --space host --resume --out "$s" >"$tmp/out" 2>&1 &&
+  rejects "another command" study dims --quick --space default --resume --out "$s"
+  if "$tool" study dims ladder --quick --space default --resume --out "$s" >"$tmp/out" 2>&1 &&
      grep -q "resuming: 1 cases done" "$tmp/out" &&
      /usr/bin/python3 -c "
 import json, sys
@@ -92,7 +107,7 @@ j = json.load(open(sys.argv[1]))
 assert not j['study']['partial'] and len(j['rows']) == int(sys.argv[2]), (len(j['rows']), sys.argv[2])
 assert sorted(r['id'] for r in j['rows']) == list(range(len(j['rows'])))" "$s/study.json" "$rows"; then
     echo "ok: study --resume ($rows rows)"
-    rejects "finished report" study dims ladder --quick --space host --resume --out "$s"
+    rejects "finished report" study dims ladder --quick --space default --resume --out "$s"
   else
     echo "FAIL: study --resume"; cat "$tmp/out"; failed=1
   fi

@@ -61,7 +61,7 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-std::vector<std::string> selected_spaces(const std::string& which) {
+std::vector<std::string> built_spaces() {
   std::vector<std::string> enabled;
 #if defined(TILEKIT_SPACE_SERIAL)
   enabled.push_back("Serial");
@@ -72,18 +72,48 @@ std::vector<std::string> selected_spaces(const std::string& which) {
 #if defined(TILEKIT_SPACE_CUDA)
   enabled.push_back("Cuda");
 #endif
+  return enabled;
+}
+
+namespace {
+bool is_built(const std::vector<std::string>& built, const std::string& name) {
+  return std::find(built.begin(), built.end(), name) != built.end();
+}
+/// The space an alias names: Kokkos' default (host) space where this tool has
+/// it, else the last built one (the GPU before the host spaces; OpenMP before
+/// Serial); "" where there is none (a build without host spaces has no host).
+std::string alias_space(const std::vector<std::string>& built, bool host) {
+  const std::string first = host ? Kokkos::DefaultHostExecutionSpace::name()
+                                 : Kokkos::DefaultExecutionSpace::name();
+  if (is_built(built, first)) return first;
+  for (auto it = built.rbegin(); it != built.rend(); ++it)
+    if (!host || *it != "Cuda") return *it;
+  return "";
+}
+}  // namespace
+
+bool host_space_built() { return !alias_space(built_spaces(), true).empty(); }
+
+std::vector<std::string> selected_spaces(const std::string& which) {
+  const std::vector<std::string> enabled = built_spaces();
   std::vector<std::string> out;
   auto add = [&](const std::string& name) {
-    if (std::find(enabled.begin(), enabled.end(), name) == enabled.end())
-      throw CLI::ValidationError("--space", "space " + name + " is not built into this tool (Kokkos or TILEKIT_SPACES)");
+    if (!is_built(enabled, name))
+      throw CLI::ValidationError("--space", "space " + name +
+                                                " is not built into this tool (Kokkos or "
+                                                "TILEKIT_SPACES)");
     if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
   };
   for (const auto& w : split_list(which)) {
     std::string lw = w;
     std::transform(lw.begin(), lw.end(), lw.begin(), ::tolower);
-    if (lw == "default") add(Kokkos::DefaultExecutionSpace::name());
-    else if (lw == "host") add(Kokkos::DefaultHostExecutionSpace::name());
-    else if (lw == "all") for (const auto& e : enabled) add(e);
+    if (lw == "default" || lw == "host") {
+      const std::string name = alias_space(enabled, lw == "host");
+      if (name.empty())
+        throw CLI::ValidationError("--space", "no host space (Serial or OpenMP) is built into "
+                                              "this tool (TILEKIT_SPACES)");
+      add(name);
+    } else if (lw == "all") for (const auto& e : enabled) add(e);
     else if (lw == "serial") add("Serial");
     else if (lw == "openmp") add("OpenMP");
     else if (lw == "cuda") add("Cuda");

@@ -75,7 +75,13 @@ void check_memory(const HardwareInfo& hw, double bytes);
 /// file in an existing writable directory).
 void check_writable(const std::string& option, const std::string& path);
 
-/// Names of the selected spaces, in order, without repeats.
+/// Names of the spaces this tool is built with (TILEKIT_SPACES), GPU last.
+std::vector<std::string> built_spaces();
+/// Whether a host space (Serial or OpenMP) is built into this tool.
+bool host_space_built();
+/// Names of the selected spaces, in order, without repeats. "default" and
+/// "host" are Kokkos' default and default host spaces where the tool has them,
+/// else the built space nearest to them (throws where no host space is built).
 std::vector<std::string> selected_spaces(const std::string& which);
 std::vector<std::string> split_list(const std::string& s);
 

@@ -274,7 +274,7 @@ report::Report start_report(const Options& o) {
   report::Report rep;
   rep.kokkos = report::kokkos_configuration();
   add_devices(o.space, rep);
-  add_devices("host", rep);
+  if (host_space_built()) add_devices("host", rep);  // the CPU beside a GPU study
   return rep;
 }
 
