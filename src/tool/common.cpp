@@ -61,6 +61,8 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
+bool is_gpu(const std::string& space) { return space == "Cuda"; }
+
 std::vector<std::string> built_spaces() {
   std::vector<std::string> enabled;
 #if defined(TILEKIT_SPACE_SERIAL)
@@ -87,7 +89,7 @@ std::string alias_space(const std::vector<std::string>& built, bool host) {
                                  : Kokkos::DefaultExecutionSpace::name();
   if (is_built(built, first)) return first;
   for (auto it = built.rbegin(); it != built.rend(); ++it)
-    if (!host || *it != "Cuda") return *it;
+    if (!host || !is_gpu(*it)) return *it;
   return "";
 }
 }  // namespace

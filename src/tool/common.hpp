@@ -77,6 +77,8 @@ void check_writable(const std::string& option, const std::string& path);
 
 /// Names of the spaces this tool is built with (TILEKIT_SPACES), GPU last.
 std::vector<std::string> built_spaces();
+/// Whether the space of this Kokkos name computes on a GPU.
+bool is_gpu(const std::string& space);
 /// Whether a host space (Serial or OpenMP) is built into this tool.
 bool host_space_built();
 /// Names of the selected spaces, in order, without repeats. "default" and

@@ -200,6 +200,14 @@ struct RowsAhead {
   int rows = 0, cols = 0;
 };
 
+/// Row function of a tile of n rows at `first` whose rows n, n + 1, ... are
+/// those at `next` (RowsAhead's rows: the next tile a thread reads), all rows
+/// `stride` elements apart.
+template <class T>
+KOKKOS_INLINE_FUNCTION auto rows_then(const T* first, int n, const T* next, index_t stride) {
+  return [=](int r) { return r < n ? first + r * stride : next + (r - n) * stride; };
+}
+
 /// dst[c * ldd + r] = row(r)[c] for r < nr, c < nc, row(r) a pointer to the
 /// tile's row r (rows anywhere: the permute's table-driven boxes), dst a
 /// scratch tile (contiguous rows, so its micro-blocks never fight over a

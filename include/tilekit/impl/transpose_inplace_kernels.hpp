@@ -105,18 +105,15 @@ struct TransposeInplaceBlocked {
         // lower tile's, then the next pair's upper (a host's teams take
         // consecutive pairs; none where nothing is prefetched).
         const Pair nq = PF > 0 && p + 1 < total ? pair_at(p + 1) : Pair{};
-        const T* const a0 = q.mirrored ? q.lower : nq.upper;
-        const RowsAhead ra = q.mirrored ? RowsAhead{q.nj, q.ni} : RowsAhead{nq.ni, nq.nj};
+        const RowsAhead next{nq.ni, nq.nj};  // the next pair's upper tile (none: 0 rows)
         micro_store_transposed_rows<B, PF>(
-            [&](int r) { return r < q.ni ? q.upper + r * stride : a0 + (r - q.ni) * stride; },
-            sa.data(), static_cast<index_t>(sa.stride(0)), q.ni, q.nj, tid, nt, ra);
+            rows_then(q.upper, q.ni, q.mirrored ? q.lower : nq.upper, stride), sa.data(),
+            static_cast<index_t>(sa.stride(0)), q.ni, q.nj, tid, nt,
+            q.mirrored ? RowsAhead{q.nj, q.ni} : next);
         if (q.mirrored)
-          micro_store_transposed_rows<B, PF>(
-              [&](int r) {
-                return r < q.nj ? q.lower + r * stride : nq.upper + (r - q.nj) * stride;
-              },
-              sb.data(), static_cast<index_t>(sb.stride(0)), q.nj, q.ni, tid, nt,
-              RowsAhead{nq.ni, nq.nj});
+          micro_store_transposed_rows<B, PF>(rows_then(q.lower, q.nj, nq.upper, stride),
+                                             sb.data(), static_cast<index_t>(sb.stride(0)), q.nj,
+                                             q.ni, tid, nt, next);
       } else {
         flat_tile_load<K>(sa, q.upper, stride, q.ni, q.nj, tid, nt);
         if (q.mirrored) flat_tile_load<K>(sb, q.lower, stride, q.nj, q.ni, tid, nt);

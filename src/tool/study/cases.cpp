@@ -249,8 +249,6 @@ const std::vector<Study>& studies() {
   return s;
 }
 
-bool is_gpu(const std::string& space) { return space == "Cuda"; }
-
 std::vector<std::string> spaces(const Options& o) { return selected_spaces(o.space); }
 
 std::vector<Case> cases(const Options& o, const std::string& study) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "../common.hpp"  // is_gpu
 #include "report.hpp"
 
 namespace tilekit::tool::study {
@@ -35,9 +36,9 @@ struct Case {
 /// The cases of `study` on the spaces of o.space, in the order they run.
 std::vector<Case> cases(const Options& o, const std::string& study);
 
-/// The spaces o.space selects in this build (Kokkos names), and whether each computes on a GPU.
+/// The spaces o.space selects in this build (Kokkos names; is_gpu, common.hpp,
+/// says which computes on a GPU).
 std::vector<std::string> spaces(const Options& o);
-bool is_gpu(const std::string& space);
 
 /// An empty report with the Kokkos configuration and the hardware of the
 /// spaces of o.space and of the host space (whose caches the plots mark).
