@@ -1,6 +1,12 @@
 #pragma once
 // What every subcommand shares: the space/dtype/reps/output options, the
 // enabled execution spaces, deterministic test data and result output.
+#if defined(TILEKIT_TOOL_PLAIN_SOURCE)
+// A source CMake compiles as plain C++ (not in Kokkos' language) must not see
+// Kokkos: in a CUDA build its headers need nvcc. spaces.hpp has what such a
+// source may use.
+#error "common.hpp includes Kokkos; include spaces.hpp from plain C++ sources"
+#endif
 #include <Kokkos_Core.hpp>
 #include <tilekit/hardware.hpp>
 
@@ -16,6 +22,7 @@
 
 #include "kokkos_context.hpp"
 #include "report.hpp"
+#include "spaces.hpp"
 
 namespace tilekit::tool {
 
@@ -75,12 +82,6 @@ void check_memory(const HardwareInfo& hw, double bytes);
 /// file in an existing writable directory).
 void check_writable(const std::string& option, const std::string& path);
 
-/// Names of the spaces this tool is built with (TILEKIT_SPACES), GPU last.
-std::vector<std::string> built_spaces();
-/// Whether the space of this Kokkos name computes on a GPU.
-bool is_gpu(const std::string& space);
-/// Whether a host space (Serial or OpenMP) is built into this tool.
-bool host_space_built();
 /// Names of the selected spaces, in order, without repeats. "default" and
 /// "host" are Kokkos' default and default host spaces where the tool has them,
 /// else the built space nearest to them (throws where no host space is built).

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "../common.hpp"  // is_gpu
+#include "../spaces.hpp"  // is_gpu
 #include "report.hpp"
 
 namespace tilekit::tool::study {
@@ -36,7 +36,7 @@ struct Case {
 /// The cases of `study` on the spaces of o.space, in the order they run.
 std::vector<Case> cases(const Options& o, const std::string& study);
 
-/// The spaces o.space selects in this build (Kokkos names; is_gpu, common.hpp,
+/// The spaces o.space selects in this build (Kokkos names; is_gpu, spaces.hpp,
 /// says which computes on a GPU).
 std::vector<std::string> spaces(const Options& o);
 
