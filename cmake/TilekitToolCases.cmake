@@ -23,6 +23,15 @@
 # instantiation of its function for one case, and includes TILEKIT_TOOL_CASES
 # (the generated list of every case) unless TILEKIT_TOOL_INSTANCES_TU is set.
 
+# On a host space alone the units are one per space where the build machine
+# has few cores (each unit parses the headers again, ~15 s on a 2-core machine)
+# and one per type where it has TILEKIT_TOOL_TYPE_UNITS_CORES or more: the
+# permute's host unit of five types takes about 5 minutes on its own, the whole
+# build's critical path there. 0 keeps one unit per host space everywhere.
+cmake_host_system_information(RESULT _tilekit_build_cores QUERY NUMBER_OF_LOGICAL_CORES)
+set(TILEKIT_TOOL_TYPE_UNITS_CORES 8 CACHE STRING
+    "Build machines with this many logical cores or more compile the tool's host cases one unit per type (0: never)")
+
 set(_tilekit_cpp_int32 "std::int32_t")
 set(_tilekit_cpp_int64 "std::int64_t")
 set(_tilekit_cpp_float "float")
@@ -80,9 +89,15 @@ function(tilekit_tool_cases target source)
   set(units)
   foreach(space IN LISTS TILEKIT_SPACE_LIST)
     # A unit per type on a GPU space, and under nvcc on the host spaces too
-    # (every host case also passes nvcc's device front end there).
+    # (every host case also passes nvcc's device front end there), and on a
+    # build machine of many cores (above).
     set(per_type OFF)
-    if(space STREQUAL "CUDA" OR Kokkos_COMPILE_LANGUAGE STREQUAL "CUDA")
+    set(many_cores OFF)
+    if(TILEKIT_TOOL_TYPE_UNITS_CORES GREATER 0 AND
+       _tilekit_build_cores GREATER_EQUAL TILEKIT_TOOL_TYPE_UNITS_CORES)
+      set(many_cores ON)
+    endif()
+    if(space STREQUAL "CUDA" OR Kokkos_COMPILE_LANGUAGE STREQUAL "CUDA" OR many_cores)
       set(per_type ON)
       set(groups ${types})
     else()

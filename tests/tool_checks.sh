@@ -39,6 +39,7 @@ rejects "GiB"             cmm --n 1048576 --variant naive
 rejects "--n"             transpose --n 0
 rejects "--tile"          transpose --n 64 --tile 0
 rejects "--tile"          transpose --n 64 --tile 9000
+rejects "--tile"          permute --shape 8,8,8 --tile 2048
 rejects "--pad"           permute --shape 8,8 --pad 100
 rejects "--vector"        reduce --n 64 --vector 0
 rejects "--reps"          transpose --n 64 --reps 0

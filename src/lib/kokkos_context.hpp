@@ -3,10 +3,24 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <string>
 
 namespace tilekit::report {
+
+/// Linux's transparent huge pages mode (the bracketed word of
+/// /sys/kernel/mm/transparent_hugepage/enabled: always, madvise or never), ""
+/// where there is none. Under madvise only memory asked for gets 2 MiB pages;
+/// glibc asks for its large allocations with GLIBC_TUNABLES=glibc.malloc.hugetlb=1.
+inline std::string transparent_huge_pages() {
+  std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string line;
+  if (!std::getline(f, line)) return "";
+  const auto open = line.find('['), close = line.find(']');
+  if (open == std::string::npos || close == std::string::npos || close < open) return "";
+  return line.substr(open + 1, close - open - 1);
+}
 
 inline std::string kokkos_configuration() {
   std::ostringstream s;
@@ -20,6 +34,13 @@ inline std::string kokkos_configuration() {
     s << ", " << var << '=' << (v ? v : "unset");
   }
   s << ')';
+  // The host's page size mode: a CPU's tiled kernels move faster on 2 MiB pages
+  // (README: "Running on a CPU"); glibc's tunables say whether malloc asks for them.
+  if (const std::string thp = transparent_huge_pages(); !thp.empty()) {
+    const char* tunables = std::getenv("GLIBC_TUNABLES");
+    s << "; transparent huge pages " << thp << " (GLIBC_TUNABLES="
+      << (tunables ? tunables : "unset") << ')';
+  }
   return s.str();
 }
 

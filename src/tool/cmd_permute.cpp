@@ -289,7 +289,8 @@ Runner setup(CLI::App& app) {
   app.add_option("--layout", o->layout, "right | left")->capture_default_str()->check(
       CLI::IsMember({"right", "left"}));
   add_tile_options(app, o->launch, "scratch row padding of the tiled kernel",
-                   "team steps (tiles, or rows' units) each team takes in turn");
+                   "team steps (tiles, or rows' units) each team takes in turn",
+                   /*max_tile=*/1024);  // the permute plan's bound
   add_align_option(app, o->launch.align, "the tiled method on GPUs");
   app.description(app.get_description() +
                   " (--dtype also takes cfloat and cdouble, Kokkos::complex; all = all five)");

@@ -203,7 +203,8 @@ Runner setup(CLI::App& app) {
                  "divisor of 16 or more) inplace_decomposed")
       ->capture_default_str();
   add_tile_options(app, o->shape, "scratch row padding of padded variants",
-                   "tiles each team takes in turn");
+                   "tiles each team takes in turn",
+                   /*max_tile=*/8192);  // hosts' out-of-place rows (the plans check the rest)
   app.add_option("--slots", o->shape.slots,
                  "inplace_decomposed: workspace slots, teams in flight on lines that do not "
                  "fit in team scratch (default: the backend's, within a quarter of the matrix)")

@@ -38,14 +38,14 @@ void add_common_options(CLI::App& app, CommonOptions& o);
 
 /// --tile, --team-rows, --vector, --pad, --tiles-per-team: launch-shape
 /// overrides of a tiled family (unset keeps the backend's), range-checked
-/// before anything runs.
+/// before anything runs; `max_tile` is the largest edge the family's plan takes.
 template <class Shape>
 void add_tile_options(CLI::App& app, Shape& s, const std::string& pad_help,
-                      const std::string& steps_help) {
+                      const std::string& steps_help, int max_tile) {
   app.add_option("--tile", s.tile,
                  "tile edge (default: the backend's; hosts' out-of-place transpose: tiles of 64 "
                  "rows by the edge)")
-      ->check(CLI::Range(1, 8192));
+      ->check(CLI::Range(1, max_tile));
   app.add_option("--team-rows", s.team_rows, "team size (default: the backend's)")
       ->check(CLI::Range(1, 1024));
   app.add_option("--vector", s.vector, "vector length (default: the backend's)")

@@ -63,16 +63,20 @@ Runner setup(CLI::App& app) {
   app.add_flag("--quick", o->quick, "small sizes and few repetitions: about a minute (CI runs it)");
   app.add_option("--out", o->out, "report folder (e.g. docs/study/<machine>)")
       ->capture_default_str();
-  app.add_option("--space", o->space,
-                 "spaces compared: default,host (GPU and CPU in a GPU build) | all | ...")
-      ->capture_default_str();
+  auto* space = app.add_option("--space", o->space,
+                                "spaces compared: default,host (GPU and CPU in a GPU build; "
+                                "the default space alone in a build without a host space) | "
+                                "all | ...")
+                    ->capture_default_str();
   app.add_flag("--resume", o->resume,
                "go on from the study.json an interrupted run of the same command left in --out "
                "(its cases are not run again)");
   app.add_flag("--redraw", o->redraw,
                "run nothing: draw the plots of the finished study.json in --out and rewrite its "
                "report.md (for a report made where matplotlib was missing)");
-  return [o]() -> int {
+  return [o, space]() -> int {
+    // A build with no host space (TILEKIT_SPACES=Cuda) studies its GPU unless told otherwise.
+    if (space->count() == 0 && !host_space_built()) o->space = "default";
     const fs::path out(o->out);
     if (o->redraw) {
       nlohmann::ordered_json j;
