@@ -30,7 +30,8 @@
 # build's critical path there. 0 keeps one unit per host space everywhere.
 cmake_host_system_information(RESULT _tilekit_build_cores QUERY NUMBER_OF_LOGICAL_CORES)
 set(TILEKIT_TOOL_TYPE_UNITS_CORES 8 CACHE STRING
-    "Build machines with this many logical cores or more compile the tool's host cases one unit per type (0: never)")
+    "Build machines with this many logical cores or more compile the tool's host cases \
+one unit per type (0: never)")
 
 set(_tilekit_cpp_int32 "std::int32_t")
 set(_tilekit_cpp_int64 "std::int64_t")

@@ -34,8 +34,9 @@ inline std::string kokkos_configuration() {
     s << ", " << var << '=' << (v ? v : "unset");
   }
   s << ')';
-  // The host's page size mode: a CPU's tiled kernels move faster on 2 MiB pages
-  // (README: "Running on a CPU"); glibc's tunables say whether malloc asks for them.
+  // The host's page size mode: copies and tiled kernels alike can move faster on
+  // 2 MiB pages (README: "Running on a CPU"); glibc's tunables say whether malloc
+  // asks for them.
   if (const std::string thp = transparent_huge_pages(); !thp.empty()) {
     const char* tunables = std::getenv("GLIBC_TUNABLES");
     s << "; transparent huge pages " << thp << " (GLIBC_TUNABLES="
