@@ -123,6 +123,15 @@ constexpr int micro_edge() {
   return edge <= 0 ? 0 : edge < 2 ? 2 : edge;
 }
 
+/// The backend's transpose_tile_rows where tiles of T in teams of the launch
+/// shape `c` take the host path (micro blocks, one-thread teams); 0: square
+/// tiles. The transposes' plan and the permute's host boxes ask alike.
+template <class Exec, class T>
+constexpr int host_tile_rows(const backends::TileConfig& c) {
+  return micro_edge<Exec, T>() > 0 && c.team_rows * c.vector == 1 ? transpose_tile_rows<Exec>()
+                                                                   : 0;
+}
+
 /// Whether a thin matrix takes the staged thin kernel: the backend has one,
 /// and the thin side is the output's rows (rows thin: without scratch each
 /// work item writes its own output row) of at least

@@ -395,11 +395,8 @@ class PermutePlan {
       // rows elements and store runs of rows (the transpose's 64-row tiles;
       // 16-core Xeon, (512, 512, 1024) floats, the four permutations that move
       // the innermost dimension: 44-73 -> 65-79 GB/s). One-thread teams only,
-      // as the transpose's plan (host_tile_rows).
-      const int host_rows = host_path && config_.team_rows * config_.vector == 1
-                                ? impl::transpose_tile_rows<ExecSpace>()
-                                : 0;
-      const int rows = impl::tile_rows(host_rows, tile);
+      // as the transpose's plan.
+      const int rows = impl::tile_rows(impl::host_tile_rows<ExecSpace, T>(config_), tile);
       const index_t area = static_cast<index_t>(tile) * tile;
       box = rows < tile ? impl::choose_box(fused_, area / rows, area, rows)
                         : impl::choose_box(fused_, impl::tiled_run_target(fused_, tile), area);

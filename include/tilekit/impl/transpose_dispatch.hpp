@@ -203,14 +203,8 @@ class TransposePlan {
 
  private:
   std::string where() const { return opts_.label; }
-  /// The backend's transpose_tile_rows where its tiles take the host path
-  /// (micro blocks, one-thread teams); 0: square tiles.
-  int host_tile_rows() const {
-    constexpr bool micro = impl::micro_edge<ExecSpace, T>() > 0;
-    return micro && config_.team_rows * config_.vector == 1
-               ? impl::transpose_tile_rows<ExecSpace>()
-               : 0;
-  }
+  /// The backend's transpose_tile_rows where its tiles take the host path; 0: square tiles.
+  int host_tile_rows() const { return impl::host_tile_rows<ExecSpace, T>(config_); }
 
   static bool thin(const impl::TransposeGeom& g) {
     constexpr int bytes = impl::transpose_thin_bytes<ExecSpace>();
