@@ -89,4 +89,28 @@ TYPED_TEST(TransposeInplace, HostPathLargeTiles) {
   }
 }
 
+// Large matrices whose rows lie a multiple of the backend's
+// inplace_alias_bytes apart take the host path's aliased-rows order (the
+// lower tile read in strips and written back at once, the upper streamed):
+// the default tile, and tile 60 (pairs clipped, a last strip of 4 rows,
+// shorter than a micro-block).
+TYPED_TEST(TransposeInplace, AliasedRowStrides) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  if constexpr (tilekit::impl::inplace_alias_bytes<E>() == 0 ||
+                tilekit::impl::micro_edge<E, T>() == 0) {
+    GTEST_SKIP() << "the backend has no aliased-rows order";
+  } else {
+    const int n = sizeof(T) >= 8 ? 2048 : 3072;  // rows of 16 KiB, 12 KiB; 32 MiB, 36 MiB
+    ASSERT_TRUE((tilekit::impl::inplace_rows_aliased<E, T>(
+        n, static_cast<double>(n) * n * sizeof(T))))
+        << "the case no longer takes the aliased order";
+    for (int tile : {0, 60}) {
+      tilekit::TransposeOptions o;
+      o.tile = tile;
+      check_inplace<E, T, Kokkos::LayoutRight>(n, tilekit::InplaceVariant::blocked, o);
+    }
+  }
+}
+
 }  // namespace

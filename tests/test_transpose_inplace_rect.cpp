@@ -109,6 +109,25 @@ TYPED_TEST(TransposeInplaceRect, Blocks) {
   }
 }
 
+// A grid of g x g blocks (1 x 3) whose rows lie a multiple of the backend's
+// inplace_alias_bytes apart, past its stream_min_bytes: the blocks' pair
+// swap takes the aliased-rows order (test_transpose_inplace.cpp).
+TYPED_TEST(TransposeInplaceRect, BlocksAliasedRows) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  if constexpr (tilekit::impl::inplace_alias_bytes<E>() == 0 ||
+                tilekit::impl::micro_edge<E, T>() == 0) {
+    GTEST_SKIP() << "the backend has no aliased-rows order";
+  } else {
+    // 48, 54 and 48 MiB; rows of 24, 36 and 48 KiB.
+    const std::int64_t g = sizeof(T) >= 16 ? 1024 : sizeof(T) >= 8 ? 1536 : 2048, n = 3 * g;
+    ASSERT_TRUE((tilekit::impl::inplace_rows_aliased<E, T>(
+        n, static_cast<double>(g) * n * sizeof(T))))
+        << "the case no longer takes the aliased order";
+    check_rect<E, T>(g, n);
+  }
+}
+
 // The batch width a workspace bound gives: whole columns, one at least, at
 // most g; the default within a quarter of the matrix.
 TYPED_TEST(TransposeInplaceRect, BlocksWorkspace) {

@@ -83,6 +83,17 @@ struct HostTraits {
     const int edge = elem_bytes >= 16 ? 32 : elem_bytes >= 8 ? 64 : elem_bytes >= 4 ? 128 : 256;
     return {edge, 1, 1, 1};
   }
+  /// In place, where the rows lie a multiple of 4 KiB apart (16384^2 floats:
+  /// 64 KiB) and the matrix is past stream_min_bytes: the pair's rows then
+  /// share few cache sets, so its lines are gone from L2 before they are
+  /// written back, and each write first reads its line again. The pair swap
+  /// then reads the lower tile in strips of micro-block rows, each written
+  /// back at once while in L1, and streams the upper tile's rows
+  /// (impl::TransposeInplaceBlocked). 16-core Xeon, 16 threads, % of memcpy,
+  /// two rounds: 16384^2 floats 58-61 -> 72-74, doubles 60-61 -> 75-80,
+  /// 12288^2 floats 60-66 -> 78-79; at 16000^2 (64000-byte rows) the plain
+  /// path keeps 95-100% and the strips lose (82-87), hence the rule.
+  static constexpr int inplace_alias_bytes = 4096;
   /// cmm: a team is one thread running every work item of a tile in turn, so
   /// tiles are large (staging is amortised) and live in level-1 scratch.
   static constexpr CmmShape cmm_shape(std::size_t elem_bytes, bool register_blocked) {

@@ -44,6 +44,9 @@ namespace tilekit::impl {
 TILEKIT_OPTIONAL_TRAIT(int, transpose_micro_edge, 0)
 /// Outputs of at least this many bytes are streamed (0: never).
 TILEKIT_OPTIONAL_TRAIT(double, stream_min_bytes, 0)
+/// In place: row strides, in bytes, of a multiple of which the pair swap's
+/// large matrices take its aliased-rows path (0: never).
+TILEKIT_OPTIONAL_TRAIT(int, inplace_alias_bytes, 0)
 /// The widest thin side, in bytes, below which an out-of-place transpose
 /// takes the thin kernel instead of tiles (TransposeThin; 0: always tiles).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_bytes, 0)

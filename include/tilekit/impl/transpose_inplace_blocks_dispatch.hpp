@@ -49,7 +49,9 @@ void launch_inplace_blocked(const std::string& label, const ExecSpace& exec,
     const int tile = config.tile, ld = tile + config.pad;
     const index_t nb = (n + tile - 1) / tile;
     const index_t npairs = nb * (nb + 1) / 2;
-    F f{a, n, tile, ld, nb, npairs, stride, blocks_q, blocks_p * blocks_q};
+    const bool aliased = inplace_rows_aliased<ExecSpace, T>(
+        stride, static_cast<double>(n) * n * blocks_p * blocks_q * sizeof(T));
+    F f{a, n, tile, ld, nb, npairs, stride, blocks_q, blocks_p * blocks_q, aliased};
     const index_t teams =
         (npairs * blocks_p * blocks_q + config.tiles_per_team - 1) / config.tiles_per_team;
     auto policy = team_policy(label, exec, f,

@@ -32,6 +32,17 @@ KOKKOS_INLINE_FUNCTION void tile_pair(index_t p, index_t& bi, index_t& bj) {
   bi = p - j * (j + 1) / 2;
 }
 
+/// Whether the in-place pair swap of a matrix (or grid of blocks) of `bytes`
+/// whose rows lie `stride` elements apart takes the host path's aliased-rows
+/// order on Exec: the row stride a multiple of the backend's
+/// inplace_alias_bytes and the matrix past its stream_min_bytes.
+template <class Exec, class T>
+KOKKOS_INLINE_FUNCTION bool inplace_rows_aliased(index_t stride, double bytes) {
+  constexpr index_t alias = inplace_alias_bytes<Exec>();
+  return micro_edge<Exec, T>() > 0 && alias > 0 &&
+         (stride * static_cast<index_t>(sizeof(T))) % alias == 0 && stream_output<Exec>(bytes);
+}
+
 /// Blocked pair swap: a team takes tile (bi, bj) and its mirror (bj, bi) into
 /// scratch, then writes each one transposed into the other's place. Diagonal
 /// tiles (bi == bj) are transposed within themselves. Teams of many work items
@@ -41,8 +52,13 @@ KOKKOS_INLINE_FUNCTION void tile_pair(index_t p, index_t& bi, index_t& bj) {
 /// micro-block edge, read both tiles into scratch already transposed, micro-
 /// block by micro-block, and write each back as whole rows of the other's
 /// place (the out-of-place host path, micro_transpose.hpp); else they move
-/// row strips of K rows. The tiles live at the backend's
-/// tile_scratch_level (a CPU's level 1: pairs with rows of 1 KiB).
+/// row strips of K rows. Where the rows alias (inplace_rows_aliased: they
+/// share few cache sets, so a pair's lines do not stay cached from read to
+/// write), one-thread teams read the lower tile in strips of B rows, each
+/// written back from the upper tile at once (its lines still in L1), and
+/// stream the upper tile's rows, which were read first. The tiles live at
+/// the backend's tile_scratch_level (a CPU's level 1: pairs with rows of
+/// 1 KiB).
 ///
 /// The matrix is `blocks` n x n blocks, `blocks_q` side by side, their rows
 /// `stride` elements apart (one square matrix: 1, 1, n): pair p is pair
@@ -59,6 +75,7 @@ struct TransposeInplaceBlocked {
   int tile, ld;
   index_t tiles_per_edge, npairs;
   index_t stride, blocks_q, blocks;
+  bool aliased;  // inplace_rows_aliased: strips of the lower tile, upper streamed
 
   static std::size_t scratch_bytes(int tile, int ld) { return 2 * Tile::shmem_size(tile, ld); }
 
@@ -110,7 +127,9 @@ struct TransposeInplaceBlocked {
             rows_then(q.upper, q.ni, q.mirrored ? q.lower : nq.upper, stride), sa.data(),
             static_cast<index_t>(sa.stride(0)), q.ni, q.nj, tid, nt,
             q.mirrored ? RowsAhead{q.nj, q.ni} : next);
-        if (q.mirrored)
+        if (q.mirrored && aliased)
+          swap_lower_in_strips(q, sa, sb, nq.upper, next, tid, nt);
+        else if (q.mirrored)
           micro_store_transposed_rows<B, PF>(rows_then(q.lower, q.nj, nq.upper, stride),
                                              sb.data(), static_cast<index_t>(sb.stride(0)), q.nj,
                                              q.ni, tid, nt, next);
@@ -129,13 +148,36 @@ struct TransposeInplaceBlocked {
         stage_store_transposed(sa, q.lower, stride, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_store_transposed(sb, q.upper, stride, q.nj, q.ni, tid, nt);
       } else if constexpr (B > 0) {  // whole rows, one contiguous run each
-        store_tile_rows(sa, q.lower, stride, q.nj, q.ni, tid, nt, false);
-        if (q.mirrored) store_tile_rows(sb, q.upper, stride, q.ni, q.nj, tid, nt, false);
+        if (!(q.mirrored && aliased))  // else written strip by strip already
+          store_tile_rows(sa, q.lower, stride, q.nj, q.ni, tid, nt, false);
+        if (q.mirrored) store_tile_rows(sb, q.upper, stride, q.ni, q.nj, tid, nt, aliased);
       } else {
         flat_store_transposed<K>(sa, q.lower, stride, q.ni, q.nj, tid, nt);
         if (q.mirrored) flat_store_transposed<K>(sb, q.upper, stride, q.nj, q.ni, tid, nt);
       }
       team.team_barrier();
+    }
+    stream_fence(aliased);
+  }
+
+  /// The lower tile of pair q read into sb transposed, B rows at a time, each
+  /// strip then overwritten by its rows of sa (the upper tile transposed, read
+  /// whole before): the strip's lines are still in L1. The last strip
+  /// prefetches the next pair's upper tile (`next` rows at next_upper).
+  KOKKOS_INLINE_FUNCTION void swap_lower_in_strips(const Pair& q, const Tile& sa, const Tile& sb,
+                                                   const T* next_upper, RowsAhead next, int tid,
+                                                   int nt) const {
+    constexpr int S = B > 0 ? B : 1;
+    for (int r0 = 0; r0 < q.nj; r0 += S) {
+      const int h = Kokkos::min(S, q.nj - r0);
+      const bool last = r0 + h == q.nj;
+      const T* strip = q.lower + r0 * stride;
+      micro_store_transposed_rows<B, PF>(
+          rows_then(strip, h, last ? next_upper : strip + h * stride, stride), sb.data() + r0,
+          static_cast<index_t>(sb.stride(0)), h, q.ni, tid, nt,
+          last ? next : RowsAhead{q.nj - r0 - h, q.ni});
+      for (int r = r0 + tid; r < r0 + h; r += nt)
+        put_run(q.lower + r * stride, &sa(r, 0), q.ni, false);
     }
   }
 };
