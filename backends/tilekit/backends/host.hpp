@@ -94,6 +94,12 @@ struct HostTraits {
   /// 12288^2 floats 60-66 -> 78-79; at 16000^2 (64000-byte rows) the plain
   /// path keeps 95-100% and the strips lose (82-87), hence the rule.
   static constexpr int inplace_alias_bytes = 4096;
+  /// The pair tiles' rows in that order, in bytes, unless a tile is given:
+  /// 1 KiB (256 x 256 4-byte elements, 128 x 128 8-byte ones). Xeon, % of
+  /// memcpy, rows of 256 / 512 / 1024 bytes, two rounds: 16384^2 floats 67 /
+  /// 67-70 / 80-85, doubles (rows of 512 / 1024 / 2048) 68-69 / 77-78 /
+  /// 55-65; 8192^2 within the runs' spread.
+  static constexpr int inplace_alias_tile_bytes = 1024;
   /// cmm: a team is one thread running every work item of a tile in turn, so
   /// tiles are large (staging is amortised) and live in level-1 scratch.
   static constexpr CmmShape cmm_shape(std::size_t elem_bytes, bool register_blocked) {

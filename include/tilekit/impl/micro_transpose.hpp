@@ -47,6 +47,9 @@ TILEKIT_OPTIONAL_TRAIT(double, stream_min_bytes, 0)
 /// In place: row strides, in bytes, of a multiple of which the pair swap's
 /// large matrices take its aliased-rows path (0: never).
 TILEKIT_OPTIONAL_TRAIT(int, inplace_alias_bytes, 0)
+/// The rows, in bytes, of the pair tiles in that path by default (0: the
+/// backend's in-place tile).
+TILEKIT_OPTIONAL_TRAIT(int, inplace_alias_tile_bytes, 0)
 /// The widest thin side, in bytes, below which an out-of-place transpose
 /// takes the thin kernel instead of tiles (TransposeThin; 0: always tiles).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_thin_bytes, 0)

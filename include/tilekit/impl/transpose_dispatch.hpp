@@ -403,8 +403,14 @@ class InplaceTransposePlan {
     }
     config_ = impl::resolve_tile<ExecSpace>(
         opts_.label, opts_, backends::Traits<ExecSpace>::transpose_inplace_tile(sizeof(T)), true);
-    if (opts_.tile <= 0)
+    if (opts_.tile <= 0) {
+      // Rows that alias (the pair swap's strips): tiles of the backend's row bytes.
+      constexpr int alias_row = impl::inplace_alias_tile_bytes<ExecSpace>();
+      if (alias_row > 0 &&
+          impl::inplace_rows_aliased<ExecSpace, T>(C, static_cast<double>(R) * C * sizeof(T)))
+        config_.tile = std::max(1, alias_row / static_cast<int>(sizeof(T)));
       config_.tile = impl::fit_tile<ExecSpace>(config_.tile, R, C, exec_.concurrency());
+    }
     if (rows_ != cols_)
       blocks_.emplace(exec_, a.data(), R, C, config_, opts_.workspace, opts_.label);
     else if (variant_ == InplaceVariant::blocked)
