@@ -1,7 +1,8 @@
 #pragma once
 // The host path's aliased-rows order of the in-place pair swap
 // (impl::inplace_rows_aliased, docs/performance.md "In place, rows that
-// alias"): whether a space has it for a type, and whether a case takes it.
+// alias"): whether a space has it for a type, and whether a case takes it;
+// the largest team a space launches.
 #include <tilekit/transpose.hpp>
 
 #include <gtest/gtest.h>
@@ -13,6 +14,16 @@ namespace tilekit::test {
 template <class E, class T>
 constexpr bool has_aliased_order() {
   return tilekit::impl::inplace_alias_bytes<E>() > 0 && tilekit::impl::micro_edge<E, T>() > 0;
+}
+
+/// The largest team E launches (a host: its thread count).
+template <class E>
+int largest_team() {
+  struct NoWork {
+    KOKKOS_INLINE_FUNCTION void operator()(
+        const typename Kokkos::TeamPolicy<E>::member_type&) const {}
+  };
+  return Kokkos::TeamPolicy<E>(E(), 1, 1).team_size_max(NoWork{}, Kokkos::ParallelForTag());
 }
 
 /// Success where rows `stride` elements apart in a matrix of `elements`

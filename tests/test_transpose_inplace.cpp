@@ -3,6 +3,7 @@
 #include <tilekit/transpose.hpp>
 
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "inplace_aliased.hpp"
@@ -93,8 +94,9 @@ TYPED_TEST(TransposeInplace, HostPathLargeTiles) {
 // Large matrices whose rows lie a multiple of the backend's
 // inplace_alias_bytes apart take the host path's aliased-rows order (the
 // lower tile read in strips and written back at once, the upper streamed):
-// the default tile, and tile 60 (pairs clipped, a last strip of 4 rows,
-// shorter than a micro-block).
+// the default tile, tile 60 (pairs clipped, a last strip of 4 rows, shorter
+// than a micro-block), and teams of two work items where the space launches
+// them (the strips are for one-thread teams; larger ones keep the former order).
 TYPED_TEST(TransposeInplace, AliasedRowStrides) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
@@ -103,9 +105,12 @@ TYPED_TEST(TransposeInplace, AliasedRowStrides) {
   } else {
     const int n = sizeof(T) >= 8 ? 2048 : 3072;  // rows of 16 KiB, 12 KiB; 32 MiB, 36 MiB
     ASSERT_TRUE((takes_aliased_order<E, T>(n, std::int64_t{n} * n)));
-    for (int tile : {0, 60}) {
+    for (auto [tile, team] : {std::pair{0, 1}, {60, 1}, {64, 2}}) {
+      if (team > largest_team<E>()) continue;
       tilekit::TransposeOptions o;
       o.tile = tile;
+      o.team_rows = team;
+      o.vector = 1;
       check_inplace<E, T, Kokkos::LayoutRight>(n, tilekit::InplaceVariant::blocked, o);
     }
   }

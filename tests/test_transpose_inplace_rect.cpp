@@ -154,16 +154,9 @@ TYPED_TEST(TransposeInplaceRect, BlocksWorkspace) {
 const std::vector<std::pair<std::int64_t, std::int64_t>> kTeamShapes = {
     {1, 5}, {2, 3}, {7, 13}, {13, 7}, {4, 12}, {12, 4}, {12, 18}, {18, 12}, {64, 96}, {97, 40}};
 
-template <class Exec>
-struct NoWork {
-  KOKKOS_INLINE_FUNCTION void operator()(
-      const typename Kokkos::TeamPolicy<Exec>::member_type&) const {}
-};
-
 TYPED_TEST(TransposeInplaceRect, TeamShapes) {
   using Exec = typename TypeParam::exec;
-  const int most =
-      Kokkos::TeamPolicy<Exec>(Exec(), 1, 1).team_size_max(NoWork<Exec>{}, Kokkos::ParallelForTag());
+  const int most = largest_team<Exec>();
   int ran = 0;
   for (auto [threads, width] :
        {std::pair{2, 1}, {2, 2}, {4, 1}, {4, 2}, {4, 3}, {8, 8}, {16, 4}, {16, 1}, {16, 3}}) {

@@ -100,6 +100,9 @@ struct TransposeInplaceBlocked {
     Tile sa(team.team_scratch(tile_scratch_level<Exec>()), tile, ld);
     Tile sb(team.team_scratch(tile_scratch_level<Exec>()), tile, ld);
     const int tid = team.team_rank(), nt = team.team_size();
+    // The strips write a strip as soon as it is read, without a barrier: one
+    // work item per team only (a host's teams; larger ones keep the order below).
+    const bool strips = aliased && nt == 1;
     T va[N], vb[N];
     auto fetch = [&](const Pair& q) {
       stage_fetch(va, q.upper, stride, q.ni, q.nj, tid, nt);
@@ -127,8 +130,8 @@ struct TransposeInplaceBlocked {
             rows_then(q.upper, q.ni, q.mirrored ? q.lower : nq.upper, stride), sa.data(),
             static_cast<index_t>(sa.stride(0)), q.ni, q.nj, tid, nt,
             q.mirrored ? RowsAhead{q.nj, q.ni} : next);
-        if (q.mirrored && aliased)
-          swap_lower_in_strips(q, sa, sb, nq.upper, next, tid, nt);
+        if (q.mirrored && strips)
+          swap_lower_in_strips(q, sa, sb, nq.upper, next);
         else if (q.mirrored)
           micro_store_transposed_rows<B, PF>(rows_then(q.lower, q.nj, nq.upper, stride),
                                              sb.data(), static_cast<index_t>(sb.stride(0)), q.nj,
@@ -148,25 +151,25 @@ struct TransposeInplaceBlocked {
         stage_store_transposed(sa, q.lower, stride, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_store_transposed(sb, q.upper, stride, q.nj, q.ni, tid, nt);
       } else if constexpr (B > 0) {  // whole rows, one contiguous run each
-        if (!(q.mirrored && aliased))  // else written strip by strip already
+        if (!(q.mirrored && strips))  // else written strip by strip already
           store_tile_rows(sa, q.lower, stride, q.nj, q.ni, tid, nt, false);
-        if (q.mirrored) store_tile_rows(sb, q.upper, stride, q.ni, q.nj, tid, nt, aliased);
+        if (q.mirrored) store_tile_rows(sb, q.upper, stride, q.ni, q.nj, tid, nt, strips);
       } else {
         flat_store_transposed<K>(sa, q.lower, stride, q.ni, q.nj, tid, nt);
         if (q.mirrored) flat_store_transposed<K>(sb, q.upper, stride, q.nj, q.ni, tid, nt);
       }
       team.team_barrier();
     }
-    stream_fence(aliased);
+    stream_fence(strips);
   }
 
   /// The lower tile of pair q read into sb transposed, B rows at a time, each
   /// strip then overwritten by its rows of sa (the upper tile transposed, read
   /// whole before): the strip's lines are still in L1. The last strip
-  /// prefetches the next pair's upper tile (`next` rows at next_upper).
+  /// prefetches the next pair's upper tile (`next` rows at next_upper). One
+  /// work item per team (no barrier between a strip's read and its write).
   KOKKOS_INLINE_FUNCTION void swap_lower_in_strips(const Pair& q, const Tile& sa, const Tile& sb,
-                                                   const T* next_upper, RowsAhead next, int tid,
-                                                   int nt) const {
+                                                   const T* next_upper, RowsAhead next) const {
     constexpr int S = B > 0 ? B : 1;
     for (int r0 = 0; r0 < q.nj; r0 += S) {
       const int h = Kokkos::min(S, q.nj - r0);
@@ -174,10 +177,9 @@ struct TransposeInplaceBlocked {
       const T* strip = q.lower + r0 * stride;
       micro_store_transposed_rows<B, PF>(
           rows_then(strip, h, last ? next_upper : strip + h * stride, stride), sb.data() + r0,
-          static_cast<index_t>(sb.stride(0)), h, q.ni, tid, nt,
+          static_cast<index_t>(sb.stride(0)), h, q.ni, 0, 1,
           last ? next : RowsAhead{q.nj - r0 - h, q.ni});
-      for (int r = r0 + tid; r < r0 + h; r += nt)
-        put_run(q.lower + r * stride, &sa(r, 0), q.ni, false);
+      for (int r = r0; r < r0 + h; ++r) put_run(q.lower + r * stride, &sa(r, 0), q.ni, false);
     }
   }
 };
