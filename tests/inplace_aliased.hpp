@@ -16,14 +16,20 @@ constexpr bool has_aliased_order() {
   return tilekit::impl::inplace_alias_bytes<E>() > 0 && tilekit::impl::micro_edge<E, T>() > 0;
 }
 
+/// A team functor that does nothing: team_size_max asks about a kernel. At
+/// namespace scope, not local to largest_team: nvcc cannot name a local class
+/// in the kernel it generates for team_size_max.
+template <class E>
+struct NoTeamWork {
+  KOKKOS_INLINE_FUNCTION void operator()(
+      const typename Kokkos::TeamPolicy<E>::member_type&) const {}
+};
+
 /// The largest team E launches (a host: its thread count).
 template <class E>
 int largest_team() {
-  struct NoWork {
-    KOKKOS_INLINE_FUNCTION void operator()(
-        const typename Kokkos::TeamPolicy<E>::member_type&) const {}
-  };
-  return Kokkos::TeamPolicy<E>(E(), 1, 1).team_size_max(NoWork{}, Kokkos::ParallelForTag());
+  return Kokkos::TeamPolicy<E>(E(), 1, 1).team_size_max(NoTeamWork<E>{},
+                                                         Kokkos::ParallelForTag());
 }
 
 /// Success where rows `stride` elements apart in a matrix of `elements`
