@@ -312,7 +312,10 @@ TYPED_TEST(Permute, HostTilesPreferRowsInScratch) {
       const auto n = [&](int d) { return static_cast<std::size_t>(ext[d]); };
       auto check = [&](const auto& in, const auto& out) {
         tilekit::PermutePlan plan(E(), in, out, perm);
-        ASSERT_EQ(plan.method(), tilekit::PermuteMethod::tiled);
+        // (A 2-D transposition's pure moves take the transpose; its scaled
+        // stores these tiles.)
+        ASSERT_TRUE(plan.method() == tilekit::PermuteMethod::tiled ||
+                    plan.method() == tilekit::PermuteMethod::transpose);
         const auto& L = plan.tiled_layout();
         EXPECT_TRUE(L.rows_in_scratch) << describe(ext, perm, PermuteVariant::fused, false);
       };
@@ -424,7 +427,8 @@ TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
   EXPECT_EQ(tilekit::PermutePlan(exec, a, same, {0, 1, 2}).method(), M::copy);
   EXPECT_EQ(tilekit::PermutePlan(exec, a, swap01, {1, 0, 2}).method(), M::rows);
   tilekit::PermutePlan p120(exec, a, rot, {1, 2, 0});
-  EXPECT_EQ(p120.method(), M::tiled);
+  // A 2-D transposition: the transpose's plan where the backend runs it so.
+  EXPECT_EQ(p120.method(), tilekit::impl::permute_2d_by_transpose<E>() ? M::transpose : M::tiled);
   EXPECT_EQ(p120.fused_shape().rank, 2);  // (40, 6000) transposed
   EXPECT_EQ(tilekit::PermutePlan(exec, a, swap12, {0, 2, 1}).method(), M::tiled);
   // With both moving extents beyond the tile edge, a 2-D transpose and a
@@ -436,6 +440,48 @@ TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
   EXPECT_EQ(tilekit::PermutePlan(exec, a, same, {0, 1, 2}, PermuteVariant::naive).method(), M::naive);
   EXPECT_EQ(tilekit::PermutePlan(exec, a, rot, {1, 2, 0}, PermuteVariant::shared_bank_free).method(),
             M::shared);
+}
+
+/// Pure moves (one type, alpha 1, beta 0) whose fused problem is a 2-D
+/// transposition run the out-of-place transpose's plan where the backend says
+/// so (Traits::permute_2d_by_transpose: hosts), else the tiled boxes; scaled
+/// stores of the same plan and a caller's launch shape take the tiled boxes.
+/// Prime and odd extents, ranks 2 to 5 (the innermost dimension moved
+/// outward, rotations), both layouts, alpha and beta, a caller's tile; on
+/// floats one past stream_min_bytes (streamed rows, odd ones unaligned).
+/// Every element checked.
+TYPED_TEST(Permute, TwoDTranspositionsRunTheTranspose) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using Mem = typename E::memory_space;
+  using M = tilekit::PermuteMethod;
+  const M want = tilekit::impl::permute_2d_by_transpose<E>() ? M::transpose : M::tiled;
+  E exec;
+  Kokkos::View<T***, Kokkos::LayoutRight, Mem> a3("a3", 7, 11, 13), b3("b3", 11, 13, 7);
+  EXPECT_EQ(tilekit::PermutePlan(exec, a3, b3, {1, 2, 0}).method(), want);
+  tilekit::PermuteOptions tile;
+  tile.tile = 32;
+  EXPECT_EQ(tilekit::PermutePlan(exec, a3, b3, {1, 2, 0}, PermuteVariant::fused, tile).method(),
+            M::tiled);
+  Kokkos::View<T***, Kokkos::LayoutLeft, Mem> l3("l3", 7, 11, 13), m3("m3", 13, 7, 11);
+  EXPECT_EQ(tilekit::PermutePlan(exec, l3, m3, {2, 0, 1}).method(), want);
+  Kokkos::View<T****, Kokkos::LayoutRight, Mem> a4("a4", 3, 5, 7, 129), b4("b4", 129, 3, 5, 7);
+  EXPECT_EQ(tilekit::PermutePlan(exec, a4, b4, {3, 0, 1, 2}).method(), want);
+  std::vector<std::pair<Extents, Perm>> cases = {
+      {{37, 1031}, {1, 0}},         {{1031, 37}, {1, 0}},           {{2, 3}, {1, 0}},
+      {{7, 11, 13}, {1, 2, 0}},     {{131, 3, 257}, {2, 0, 1}},     {{3, 5, 7, 129}, {3, 0, 1, 2}},
+      {{2, 3, 5, 7, 11}, {2, 3, 4, 0, 1}}};
+  if constexpr (std::is_same_v<T, float>) cases.push_back({{3, 1031, 2741}, {2, 0, 1}});  // 34 MB
+  for (const auto& [ext, perm] : cases)
+    for (bool left : {false, true}) {
+      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left)), 0)
+          << describe(ext, perm, PermuteVariant::fused, left);
+      if (volume(ext) > (1 << 20)) continue;
+      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, Scalars{2, -1})), 0)
+          << describe(ext, perm, PermuteVariant::fused, left) << ", alpha 2, beta -1";
+      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, {}, tile)), 0)
+          << describe(ext, perm, PermuteVariant::fused, left) << ", tile 32";
+    }
 }
 
 /// PermuteOptions::align through the plan: skewed tiles where the space

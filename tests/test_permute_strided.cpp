@@ -128,6 +128,11 @@ TYPED_TEST(PermuteStrided, TheFusedVariantTilesWindowsWithUnitInnerStrides) {
   EXPECT_EQ((check<E, T, 3>(e, {2, 1, 0}, every_other(3, 2), block(3))), PermuteMethod::naive);
   // A dense LayoutStride view is a contiguous one: one run, a copy.
   EXPECT_EQ((check<E, T, 3>(e, {0, 1, 2}, dense(3), dense(3))), PermuteMethod::copy);
+  // A block of a matrix transposed into a block of another: the transpose's
+  // plan (leading dimensions as its strides) where the backend runs it so.
+  EXPECT_EQ((check<E, T, 2>(Ext{40, 70}, {1, 0}, block(2), block(2))),
+            tilekit::impl::permute_2d_by_transpose<E>() ? PermuteMethod::transpose
+                                                        : PermuteMethod::tiled);
   // Every other row of a 3-D tensor still tiles.
   EXPECT_EQ((check<E, T, 3>(e, {0, 2, 1}, every_other(3, 1), dense(3))), PermuteMethod::tiled);
 }

@@ -130,6 +130,13 @@ struct HostTraits {
   /// run on from row to row, the writes (streamed when large) need no
   /// prefetching.
   static constexpr bool permute_rows_input_order = true;
+  /// The permute's pure moves whose fused problem is a 2-D transposition
+  /// ([1, 2, 0] and [2, 0, 1] of a 3-D tensor, the innermost dimension moved
+  /// outward at any rank) run the out-of-place transpose's plan: its tiles of
+  /// 64 rows by 4 KiB, walked down the columns of tiles, with the next rows
+  /// prefetched (the permute's boxes prefetch nothing). Figures:
+  /// docs/performance.md, "The permute's 2-D transpositions".
+  static constexpr bool permute_2d_by_transpose = true;
   /// The permute's rows method (the fastest dimension stays) keeps the
   /// former tile's edge: fastest extents from 64 floats (32 doubles) move as
   /// rows, 4096 elements a team step, so mid-sized tensors still give every

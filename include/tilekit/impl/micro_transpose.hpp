@@ -104,6 +104,11 @@ TILEKIT_OPTIONAL_TRAIT(int, transpose_prefetch_blocks, 0)
 /// (reads one after another, the output's rows scattered) rather than the
 /// output's (make_rows_layout).
 TILEKIT_OPTIONAL_TRAIT(bool, permute_rows_input_order, false)
+/// Whether the permute's pure moves (one type, alpha 1, beta 0, not
+/// conjugated) whose fused problem is a 2-D transposition run the
+/// out-of-place transpose's plan (TransposePlan: its tiles, walk and
+/// prefetching) rather than the permute's tiled boxes.
+TILEKIT_OPTIONAL_TRAIT(bool, permute_2d_by_transpose, false)
 /// Tiles a thread should get before a plan halves its default tile edge (the
 /// transposes' and the permute's; hosts, whose tiles are large; 0: never).
 TILEKIT_OPTIONAL_TRAIT(int, tiles_per_thread, 0)

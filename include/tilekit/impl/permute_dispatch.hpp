@@ -11,6 +11,7 @@
 #include <tilekit/impl/permute3d_kernels.hpp>
 #include <tilekit/impl/permute_kernels.hpp>
 #include <tilekit/impl/launch.hpp>
+#include <tilekit/impl/transpose_plan.hpp>
 
 #include <algorithm>
 #include <array>
@@ -42,8 +43,11 @@ inline constexpr PermuteVariant permute_variants[] = {
     PermuteVariant::simple_templated, PermuteVariant::shared, PermuteVariant::shared_templated,
     PermuteVariant::shared_bank_free};
 
-/// What a plan launches.
-enum class PermuteMethod { none, copy, rows, tiled, naive, simple, shared };
+/// What a plan launches. `transpose`: a pure move whose fused problem is a
+/// 2-D transposition, on backends that run those through the out-of-place
+/// transpose's plan (Traits::permute_2d_by_transpose: hosts); scaled stores
+/// of such a plan take the tiled method.
+enum class PermuteMethod { none, copy, rows, tiled, naive, simple, shared, transpose };
 
 constexpr std::string_view to_string(PermuteVariant v) {
   switch (v) {
@@ -66,6 +70,7 @@ constexpr std::string_view to_string(PermuteMethod m) {
     case PermuteMethod::naive: return "naive";
     case PermuteMethod::simple: return "simple";
     case PermuteMethod::shared: return "shared";
+    case PermuteMethod::transpose: return "transpose";
   }
   return "?";
 }
@@ -138,6 +143,7 @@ class PermutePlan {
                                 " conjugation take the fused or naive variant");
     resolve_config();
     prepare();
+    plan_transpose(in.data(), out.data());
   }
 
   /// The conjugating plan: Conjugate must be true (the deduction guides make
@@ -162,11 +168,15 @@ class PermutePlan {
 
   PermuteVariant variant() const { return variant_; }
   PermuteMethod method() const { return method_; }
-  /// The tiled method's layout (its box, and which offsets come from tables).
+  /// The tiled method's layout (its box, and which offsets come from tables;
+  /// the transpose method's scaled stores take it too).
   const impl::TiledLayout& tiled_layout() const { return tiled_; }
   /// Elements per store transaction of the skewed tiles the plan takes
   /// (PermuteOptions::align), or 0: rectangular tiles (or no tiles).
-  int skew() const { return method_ == PermuteMethod::tiled ? tiled_.skew : 0; }
+  int skew() const {
+    if (transpose_) return transpose_->skew();
+    return method_ == PermuteMethod::tiled ? tiled_.skew : 0;
+  }
   /// Whether the plan was made for LayoutStride views (docs/strided.md).
   bool strided() const { return strided_; }
   /// The row-major problem the kernels see (LayoutLeft mapped, strided views'
@@ -184,6 +194,7 @@ class PermutePlan {
   /// Tiles (the rows method: units of pieces) each team of the launch takes
   /// in turn.
   int tiles_per_team() const {
+    if (transpose_) return transpose_->config().tiles_per_team;
     return method_ == PermuteMethod::tiled ? tiled_config().tiles_per_team : config_.tiles_per_team;
   }
 
@@ -204,6 +215,10 @@ class PermutePlan {
   using PackRows = impl::PermuteRows<ExecSpace, Unit, N, impl::StoreMove<Unit>>;
   /// The tiled kernel's host path (PermuteTiled): its scratch laid out transposed.
   static constexpr bool host_path = impl::micro_edge<ExecSpace, T>() > 0;
+  /// Pure moves of 2-D transpositions run the transpose's plan (PermuteMethod::transpose).
+  static constexpr bool by_transpose = plain && impl::permute_2d_by_transpose<ExecSpace>();
+  using TransposeIn = Kokkos::View<const T**, Kokkos::LayoutStride, Mem, Kokkos::MemoryUnmanaged>;
+  using TransposeOut = Kokkos::View<T**, Kokkos::LayoutStride, Mem, Kokkos::MemoryUnmanaged>;
   using S = scalar_type;
 
   const std::string& where() const { return opts_.label; }
@@ -456,6 +471,39 @@ class PermutePlan {
         impl::PermuteTables{tables_.data(), tiling.maps});
   }
 
+  /// Where the backend runs them so (by_transpose), a fused 2-D transposition
+  /// with the backend's launch shape (no tile, team, vector, pad or tiles per
+  /// team given) takes the transpose method: the out-of-place transpose's
+  /// plan on the fused views. Its scaled stores keep the tiled method
+  /// prepared above.
+  void plan_transpose(const T* in, const TOut* out) {
+    if constexpr (by_transpose) {
+      const PermuteOptions& o = opts_;
+      const bool defaults = o.tile == 0 && o.team_rows == 0 && o.vector == 0 && o.pad < 0 &&
+                            o.tiles_per_team == 0;
+      if (method_ != PermuteMethod::tiled || !defaults || fused_.rank != 2 || fused_.p[0] != 1)
+        return;
+      TransposeOptions to;
+      to.align = o.align;
+      to.label = o.label + "_transpose";
+      transpose_.emplace(exec_, transpose_in(in), transpose_out(const_cast<TOut*>(out)),
+                         TransposeVariant::tiled_padded, to);
+      method_ = PermuteMethod::transpose;
+    }
+  }
+  /// The fused 2-D problem as the transpose's views: in (m x n), element (i,
+  /// j) at i si0 + j; out (n x m), element (j, i) at j so1 + i (unit_inner).
+  TransposeIn transpose_in(const T* in) const {
+    return TransposeIn(in, Kokkos::LayoutStride(static_cast<std::size_t>(fused_.n[0]),
+                                                static_cast<std::size_t>(fused_.si[0]),
+                                                static_cast<std::size_t>(fused_.n[1]), 1));
+  }
+  TransposeOut transpose_out(TOut* out) const {
+    return TransposeOut(out, Kokkos::LayoutStride(static_cast<std::size_t>(fused_.n[1]),
+                                                  static_cast<std::size_t>(fused_.so[1]),
+                                                  static_cast<std::size_t>(fused_.n[0]), 1));
+  }
+
   /// The naive kernel on f (the variant's: the unfused shape; the fallback of
   /// strided views: the fused one), in input order: the output offset of each
   /// element, and its input offset when the input is not contiguous.
@@ -509,6 +557,14 @@ class PermutePlan {
           Kokkos::parallel_for(kernel_, policy_, F{in, out, rows_, st});
         });
         return;
+      case PermuteMethod::transpose:
+        if constexpr (by_transpose) {
+          if (alpha == S(1) && beta == S(0)) {
+            transpose_->execute(transpose_in(in), transpose_out(out));
+            return;
+          }
+        }
+        [[fallthrough]];  // scaled stores: the tiled boxes
       case PermuteMethod::tiled:
         impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
           auto run = [&](auto f) {
@@ -635,6 +691,7 @@ class PermutePlan {
   std::string kernel_;        ///< label of the kernel execute() launches
   Kokkos::TeamPolicy<ExecSpace> policy_{};
   Kokkos::View<index_t*, Mem> tables_;
+  std::optional<TransposePlan<ExecSpace, T>> transpose_;  ///< the transpose method's plan
 };
 
 // The input's and the output's value types; tilekit::conjugate gives the
