@@ -446,8 +446,9 @@ TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
 /// transposition run the out-of-place transpose's plan where the backend says
 /// so (Traits::permute_2d_by_transpose: hosts), else the tiled boxes; scaled
 /// stores of the same plan and a caller's launch shape take the tiled boxes.
-/// Prime and odd extents, ranks 2 to 5 (the innermost dimension moved
-/// outward, rotations), both layouts, alpha and beta, a caller's tile; on
+/// Prime and odd extents, thin matrices, ranks 2 to 5 (the innermost
+/// dimension moved outward, rotations), both layouts, alpha and beta, a
+/// caller's tile; on
 /// floats one past stream_min_bytes (streamed rows, odd ones unaligned).
 /// Every element checked.
 TYPED_TEST(Permute, TwoDTranspositionsRunTheTranspose) {
@@ -469,6 +470,7 @@ TYPED_TEST(Permute, TwoDTranspositionsRunTheTranspose) {
   EXPECT_EQ(tilekit::PermutePlan(exec, a4, b4, {3, 0, 1, 2}).method(), want);
   std::vector<std::pair<Extents, Perm>> cases = {
       {{37, 1031}, {1, 0}},         {{1031, 37}, {1, 0}},           {{2, 3}, {1, 0}},
+      {{3, 4099}, {1, 0}},          {{4099, 5}, {1, 0}},  // thin: the transpose's thin kernels
       {{7, 11, 13}, {1, 2, 0}},     {{131, 3, 257}, {2, 0, 1}},     {{3, 5, 7, 129}, {3, 0, 1, 2}},
       {{2, 3, 5, 7, 11}, {2, 3, 4, 0, 1}}};
   if constexpr (std::is_same_v<T, float>) cases.push_back({{3, 1031, 2741}, {2, 0, 1}});  // 34 MB

@@ -55,8 +55,10 @@ void check_transpose(int rows, int cols, tilekit::TransposeVariant v) {
   exec.fence();
   check("tuned");
   expect_fastest_of_trials(r);
+  // The plan's own choice (the defaults), then every candidate.
   EXPECT_EQ(r.trials.size(),
-            tilekit::backends::Traits<Exec>::transpose_candidates(sizeof(T)).size());
+            tilekit::backends::Traits<Exec>::transpose_candidates(sizeof(T)).size() + 1);
+  EXPECT_EQ(r.trials.front().options.tile, 0);
 
   const auto again = tilekit::tune_transpose(exec, in, out, v);
   EXPECT_TRUE(again.from_cache);

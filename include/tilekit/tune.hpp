@@ -1,7 +1,10 @@
 #pragma once
 // Measured launch shapes (as cuTT's cuttPlanMeasure and HPTT's patient mode):
-// run the problem with each candidate launch shape the backend lists, on the
-// caller's execution space instance and views, and keep the fastest. The
+// run the problem with the plan's own choice (the caller's base options as
+// given: the backend's defaults, and what the plan makes of them, such as a
+// host permute's transpose method) and with each candidate launch shape the
+// backend lists, on the caller's execution space instance and views, and
+// keep the fastest. The
 // choice is cached per process for (space, device, value type, variant,
 // extents, layout[, permutation]), so a second call with the same problem
 // returns at once.
@@ -93,8 +96,9 @@ double fastest_ms(const ExecSpace& exec, int reps, Fn&& fn) {
   return best;
 }
 
-/// Runs every candidate through make_plan / run, records the trials and
-/// keeps the fastest; the cache is consulted first and filled last.
+/// Runs `base` as given, then every candidate, through make_plan / run,
+/// records the trials and keeps the fastest; the cache is consulted first
+/// and filled last.
 template <class Options, class ExecSpace, class MakePlan, class Run>
 TuneResult<Options> tune(const std::string& where, const ExecSpace& exec, const std::string& key,
                          const std::vector<backends::TileConfig>& candidates, const Options& base,
@@ -110,14 +114,18 @@ TuneResult<Options> tune(const std::string& where, const ExecSpace& exec, const 
       return res;
     }
   }
+  std::vector<Options> tries{base};
   for (const auto& c : candidates) {
+    Options o = base;
+    o.tile = c.tile;
+    o.team_rows = c.team_rows;
+    o.vector = c.vector;
+    if constexpr (requires { o.tiles_per_team; }) o.tiles_per_team = c.tiles_per_team;
+    tries.push_back(o);
+  }
+  for (const auto& o : tries) {
     typename TuneResult<Options>::Trial trial;
-    trial.options = base;
-    trial.options.tile = c.tile;
-    trial.options.team_rows = c.team_rows;
-    trial.options.vector = c.vector;
-    if constexpr (requires { trial.options.tiles_per_team; })
-      trial.options.tiles_per_team = c.tiles_per_team;
+    trial.options = o;
     try {
       auto plan = make_plan(trial.options);  // throws when the space cannot launch it
       trial.ms = fastest_ms(exec, s.reps, [&] { run(plan); });

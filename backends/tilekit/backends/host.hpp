@@ -134,8 +134,12 @@ struct HostTraits {
   /// ([1, 2, 0] and [2, 0, 1] of a 3-D tensor, the innermost dimension moved
   /// outward at any rank) run the out-of-place transpose's plan: its tiles of
   /// 64 rows by 4 KiB, walked down the columns of tiles, with the next rows
-  /// prefetched (the permute's boxes prefetch nothing). Figures:
-  /// docs/performance.md, "The permute's 2-D transpositions".
+  /// prefetched (the permute's boxes prefetch nothing). GB/s, boxes ->
+  /// transpose: 2-core EPYC, (512, 512, 1024) floats [2,0,1] 21 -> 27-28,
+  /// rank 4-6 with the innermost moved outward 10-17 -> 25-32; 16-core Xeon,
+  /// those at 79-99 (88-99% of memcpy), but [1,2,0] and [2,0,1] of floats
+  /// 81-86 -> 74-79 (docs/performance.md, "The permute's 2-D
+  /// transpositions through the transpose").
   static constexpr bool permute_2d_by_transpose = true;
   /// The permute's rows method (the fastest dimension stays) keeps the
   /// former tile's edge: fastest extents from 64 floats (32 doubles) move as
