@@ -16,11 +16,25 @@ struct Traits<Kokkos::Cuda> {
   static constexpr int loads_in_flight = 8;
   static constexpr long max_league = 1L << 30;
   /// transpose: 64 x 64 tiles, 4 x 32 = 128 work items per team, so a tile is
-  /// 32 elements per work item, all staged in registers; a team takes 4 tiles
-  /// and loads the next while it stores the current (H200, 16384^2 float: 83%
-  /// of deep_copy; 8 x 32 work items: 61%). In place: a pair of 32 x 32 tiles
-  /// per step, 2 x 32 work items (16 elements of each tile per work item), 4
-  /// pairs per team (83%; 64 x 64 tiles with 8 x 32 work items: 77%).
+  /// 32 elements per work item, all staged in registers (H200, 16384^2 float,
+  /// four tiles a team: 83% of deep_copy; 8 x 32 work items: 61%). One tile a
+  /// team for 4- and 8-byte elements: a team then loads no next tile during
+  /// its stores, but the league is four times as large and the loads in
+  /// flight are other resident teams' (measured, not profiled). H100, % of
+  /// the copy of the same run, two rounds, four / two / one
+  /// tiles a team (bench/results/tiles-per-team-h100/): float 16384^2 86.3-86.8
+  /// / 88.9-89.0 / 90.7-90.9, 10007 x 10009 83.8-84.1 / 87.8-88.1 / 90.6-91.4,
+  /// 12289 x 8191 83.5-84.1 / - / 91.4-92.3, 9999^2 83.5-83.6 / - /
+  /// 90.9-91.0, 1000 x 100003 79.1-79.3 / 79.8-80.1 / 80.3-80.7; double
+  /// 16384^2 89.8-90.2 / 90.9-91.0 / 91.3-92.5, 9999^2 86.1-86.3 / - /
+  /// 93.1-93.3. 2-byte elements keep four (half 16384^2: 83 against 77 with
+  /// one; its odd shapes gain with one, 10007 x 10009 46 -> 58). In place: a
+  /// pair of 32 x 32 tiles per step, 2 x 32 work items (16 elements of each
+  /// tile per work item), one pair a team (four / one: float 16384^2
+  /// 88.6-89.0 / 89.8-90.3 in three of four rounds, 9999^2 57.3-57.5 /
+  /// 78.8-79.2; double 16384^2 88.7-89.7 / 91.0-91.1, 9999^2 69.0-69.3 /
+  /// 86.0-87.2; half 16384^2 58.1-58.4 / 62.0; 64 x 64 tiles with 8 x 32 work
+  /// items: 77%).
   static constexpr int stage_registers = 32;
   /// The staged transposes use about 100 registers per thread on sm_90, so a
   /// block holds at most 640 of their threads; larger teams (seed 002's
@@ -34,10 +48,11 @@ struct Traits<Kokkos::Cuda> {
   /// 40 KB of team scratch a launch gets, so they take 32 x 32 tiles (found by the
   /// randomized tests: the default call threw for cdouble on Cuda).
   static TileConfig transpose_tile(std::size_t elem_bytes) {
-    return elem_bytes > 8 ? TileConfig{32, 4, 32, 1, 4} : TileConfig{64, 4, 32, 1, 4};
+    if (elem_bytes > 8) return {32, 4, 32, 1, 4};
+    return {64, 4, 32, 1, elem_bytes >= 4 ? 1 : 4};
   }
   static TileConfig transpose_inplace_tile(std::size_t /*elem_bytes*/) {
-    return {32, 2, 32, 1, 4};
+    return {32, 2, 32, 1, 1};
   }
   /// Matrices with a side of at most 64 bytes (2 x N to 16 x N floats, and
   /// N x 16) take the thin kernels: a 64-wide tile of them is a sliver (2 x
