@@ -560,7 +560,7 @@ class PermutePlan {
       case PermuteMethod::transpose:
         if constexpr (by_transpose) {
           if (alpha == S(1) && beta == S(0)) {
-            transpose_->execute(transpose_in(in), transpose_out(out));
+            transpose_->launch_planned(in, out);  // the views were checked by execute()
             return;
           }
         }

@@ -148,6 +148,9 @@ TransposeGeom transpose_geom(const InView& in, const OutView& out) {
 
 }  // namespace impl
 
+template <class ExecSpace, class T, class TOut, bool Conjugate>
+class PermutePlan;
+
 /// Out-of-place transpose plan: out = in^T for 2-D views of one layout, or
 /// either LayoutStride (docs/strided.md). Validates once; execute() re-checks
 /// the extents and strides of the views it is given.
@@ -203,6 +206,14 @@ class TransposePlan {
   int tile_rows() const { return impl::tile_rows(host_tile_rows(), config_.tile); }
 
  private:
+  /// The permute's transpose method runs its fused 2-D problem through a
+  /// plan of its own, at the addresses of the views it checked itself.
+  template <class, class, class, bool>
+  friend class PermutePlan;
+  /// The planned geometry's kernel on other addresses (no checks: the caller
+  /// checked views of the planned extents and strides).
+  void launch_planned(const T* in, T* out) const { launch(geom_, in, out, false); }
+
   std::string where() const { return opts_.label; }
   /// The backend's transpose_tile_rows where its tiles take the host path; 0: square tiles.
   int host_tile_rows() const { return impl::host_tile_rows<ExecSpace, T>(config_); }
