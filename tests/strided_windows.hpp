@@ -22,7 +22,10 @@ struct Win {
   std::string name() const {
     auto list = [](const Ext& v) {
       std::string s;
-      for (auto x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+      for (auto x : v) {
+        if (!s.empty()) s += ',';
+        s += std::to_string(x);
+      }
       return "(" + s + ")";
     };
     return std::string(left ? "left" : "right") + " off" + list(off) + " step" + list(step) +

@@ -906,7 +906,9 @@ TEST(PermuteTiling, TilesPerTeamOfTheTiledLaunch) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same_v<E, Kokkos::Cuda>) ASSERT_GT(skewed.skew(), 1);
 #endif
-  if (skewed.skew() > 1) EXPECT_EQ(skewed.tiles_per_team(), skewed.config().tiles_per_team);
+  if (skewed.skew() > 1) {
+    EXPECT_EQ(skewed.tiles_per_team(), skewed.config().tiles_per_team);
+  }
   tilekit::PermuteOptions o;
   o.tiles_per_team = 3;
   EXPECT_EQ(tilekit::PermutePlan(E(), a, b, {0, 2, 1}, PermuteVariant::fused, o).tiles_per_team(), 3);

@@ -323,7 +323,9 @@ TEST(TransposeTile, HostEdgeHalvedForSmallMatrices) {
         const int t = fit_tile<E>(512, m, n, threads);
         const auto tiles = [&](long e) { return ((m + e - 1) / e) * ((n + e - 1) / e); };
         EXPECT_TRUE(t == 32 || tiles(t) >= per * threads) << m << "x" << n << " " << threads;
-        if (t < 512) EXPECT_LT(tiles(2 * t), per * threads) << m << "x" << n << " " << threads;
+        if (t < 512) {
+          EXPECT_LT(tiles(2 * t), per * threads) << m << "x" << n << " " << threads;
+        }
       }
     Kokkos::View<float**, Kokkos::LayoutRight, E> a("a", 100, 100), b("b", 100, 100);
     const E exec;

@@ -35,12 +35,17 @@ KOKKOS_INLINE_FUNCTION void tile_pair(index_t p, index_t& bi, index_t& bj) {
 /// Whether the in-place pair swap of a matrix (or grid of blocks) of `bytes`
 /// whose rows lie `stride` elements apart takes the host path's aliased-rows
 /// order on Exec: the row stride a multiple of the backend's
-/// inplace_alias_bytes and the matrix past its stream_min_bytes.
+/// inplace_alias_bytes and the matrix past its stream_min_bytes. Asked by
+/// the plans on the host (kernels get the answer as data).
 template <class Exec, class T>
-KOKKOS_INLINE_FUNCTION bool inplace_rows_aliased(index_t stride, double bytes) {
+bool inplace_rows_aliased(index_t stride, double bytes) {
   constexpr index_t alias = inplace_alias_bytes<Exec>();
-  return micro_edge<Exec, T>() > 0 && alias > 0 &&
-         (stride * static_cast<index_t>(sizeof(T))) % alias == 0 && stream_output<Exec>(bytes);
+  if constexpr (micro_edge<Exec, T>() <= 0 || alias <= 0) {
+    (void)stride, (void)bytes;
+    return false;
+  } else {
+    return (stride * static_cast<index_t>(sizeof(T))) % alias == 0 && stream_output<Exec>(bytes);
+  }
 }
 
 /// Blocked pair swap: a team takes tile (bi, bj) and its mirror (bj, bi) into
