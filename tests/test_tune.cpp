@@ -4,6 +4,7 @@
 // before anything is written. (What is measured is not checked: no timed test.)
 #include <tilekit/tune.hpp>
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -59,6 +60,15 @@ void check_transpose(int rows, int cols, tilekit::TransposeVariant v) {
   EXPECT_EQ(r.trials.size(),
             tilekit::backends::Traits<Exec>::transpose_candidates(sizeof(T)).size() + 1);
   EXPECT_EQ(r.trials.front().options.tile, 0);
+  // No launch is timed twice: the trials that ran resolve to distinct shapes.
+  std::vector<std::array<int, 5>> ran;
+  for (const auto& t : r.trials) {
+    if (!t.problem.empty()) continue;
+    const auto c = tilekit::TransposePlan<Exec, T>(exec, in, out, v, t.options).config();
+    const std::array<int, 5> shape{c.tile, c.team_rows, c.vector, c.pad, c.tiles_per_team};
+    EXPECT_EQ(std::count(ran.begin(), ran.end(), shape), 0) << "tile " << c.tile;
+    ran.push_back(shape);
+  }
 
   const auto again = tilekit::tune_transpose(exec, in, out, v);
   EXPECT_TRUE(again.from_cache);

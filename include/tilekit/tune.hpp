@@ -27,6 +27,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <mutex>
 #include <string>
@@ -46,7 +47,8 @@ struct TuneResult {
   struct Trial {
     Options options;
     double ms = 0;        ///< fastest of the timed calls; 0 when it could not run
-    std::string problem;  ///< why the candidate could not run; "" when it ran
+    std::string problem;  ///< why the candidate did not run (it cannot launch, or it
+                          ///< launches as an earlier trial did); "" when it ran
   };
   Options best;
   double best_ms = 0;  ///< the winner's time when measured now; 0 from the cache
@@ -96,6 +98,17 @@ double fastest_ms(const ExecSpace& exec, int reps, Fn&& fn) {
   return best;
 }
 
+/// What a plan launches (its resolved shape, tiles a team, method): trials
+/// with equal ones run the same kernels.
+template <class Plan>
+std::array<int, 6> launch_of(const Plan& p) {
+  const backends::TileConfig& c = p.config();
+  int per_team = c.tiles_per_team, method = 0;
+  if constexpr (requires { p.tiles_per_team(); }) per_team = p.tiles_per_team();
+  if constexpr (requires { p.method(); }) method = static_cast<int>(p.method()) + 1;
+  return {c.tile, c.team_rows, c.vector, c.pad, per_team, method};
+}
+
 /// Runs `base` as given, then every candidate, through make_plan / run,
 /// records the trials and keeps the fastest; the cache is consulted first
 /// and filled last.
@@ -123,12 +136,19 @@ TuneResult<Options> tune(const std::string& where, const ExecSpace& exec, const 
     if constexpr (requires { o.tiles_per_team; }) o.tiles_per_team = c.tiles_per_team;
     tries.push_back(o);
   }
-  for (const auto& o : tries) {
+  std::vector<std::array<int, 6>> launched(tries.size(), std::array<int, 6>{});
+  for (std::size_t k = 0; k < tries.size(); ++k) {
     typename TuneResult<Options>::Trial trial;
-    trial.options = o;
+    trial.options = tries[k];
     try {
       auto plan = make_plan(trial.options);  // throws when the space cannot launch it
-      trial.ms = fastest_ms(exec, s.reps, [&] { run(plan); });
+      launched[k] = launch_of(plan);
+      const auto same = std::find(launched.begin(), launched.begin() + k, launched[k]);
+      if (same != launched.begin() + k)  // a candidate equal to the plan's own choice, say
+        trial.problem = "the launch of trial " + std::to_string(same - launched.begin()) +
+                        " (not run again)";
+      else
+        trial.ms = fastest_ms(exec, s.reps, [&] { run(plan); });
     } catch (const invalid_argument& e) {
       trial.problem = e.what();
     }
