@@ -219,7 +219,12 @@ TYPED_TEST(Permute, StreamedLargeOutputs) {
     tilekit::PermutePlan plan(E(), a, b, perm);
     const auto& L = plan.tiled_layout();
     if constexpr (tilekit::impl::micro_edge<E, T>() > 0) {
-      ASSERT_EQ(plan.method(), tilekit::PermuteMethod::tiled);
+      // A batch of three 257 x 10885 transpositions: the transpose's plan
+      // where the backend runs it so (one launch, streamed as a whole); its
+      // scaled stores, and other backends, these boxes.
+      ASSERT_EQ(plan.method(), tilekit::impl::permute_2d_by_transpose<E>()
+                                   ? tilekit::PermuteMethod::transpose
+                                   : tilekit::PermuteMethod::tiled);
       ASSERT_TRUE(L.transposition())
           << "the case no longer takes the host path";
       ASSERT_TRUE(tilekit::impl::stream_output<E>(257.0 * 3 * 10885 * sizeof(T)));
@@ -227,6 +232,14 @@ TYPED_TEST(Permute, StreamedLargeOutputs) {
     for (bool left : {false, true})
       EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left)), 0)
           << describe(ext, perm, PermuteVariant::fused, left);
+    // The boxes' pure moves too: a launch option given (the backend's pad)
+    // keeps the tiled method.
+    tilekit::PermuteOptions boxes;
+    boxes.pad = plan.config().pad;
+    tilekit::PermutePlan tiled(E(), a, b, perm, PermuteVariant::fused, boxes);
+    ASSERT_EQ(tiled.method(), tilekit::PermuteMethod::tiled);
+    EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, false, {}, boxes)), 0)
+        << describe(ext, perm, PermuteVariant::fused, false) << ", pad given";
   }
 }
 
@@ -888,7 +901,9 @@ TEST(PermuteTiling, SkewElementsOfTheDefaultAndOfACallersAlign) {
 TEST(PermuteTiling, TilesPerTeamOfTheTiledLaunch) {
   using E = Kokkos::DefaultExecutionSpace;
   using Mem = E::memory_space;
-  Kokkos::View<float***, Kokkos::LayoutRight, Mem> a("a", 64, 64, 128), b("b", 64, 128, 64);
+  // (Matrices of 48 rows: fewer than the host transpose's tile rows, so no
+  // host runs them through the transpose's plan.)
+  Kokkos::View<float***, Kokkos::LayoutRight, Mem> a("a", 64, 48, 128), b("b", 64, 128, 48);
   const tilekit::PermutePlan plan(E(), a, b, {0, 2, 1});
   ASSERT_EQ(plan.method(), tilekit::PermuteMethod::tiled);
   ASSERT_EQ(plan.skew(), 0);

@@ -4,9 +4,13 @@
 // with an affine box (load and store offsets computed in the kernel, no
 // tables). A LayoutLeft stack has the batch fastest in memory (B interleaved
 // matrices): its row-major problem keeps the batch in place, and only the
-// result is checked. A batch of 1 fuses to a plain 2-D transpose.
+// result is checked. A batch of 1 fuses to a plain 2-D transpose. Where the
+// backend runs the permute's 2-D transpositions through the transpose's plan
+// (hosts), batches of matrices of at least its tile rows both ways take it,
+// one launch for the batch (impl::TransposeBatch).
 #include <tilekit/permute.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <type_traits>
@@ -38,7 +42,13 @@ void check_batched(int b, int m, int n) {
   if (b > 1 && m > 1 && n > 1) {
     EXPECT_EQ(f.rank, 3);  // the batch stays a dimension of its own
   }
-  if (right && b > 1 && m > 1 && n > 1) {
+  // Where the backend runs them so, matrices that hold the transpose's tile
+  // rows both ways take the transpose's plan (one launch for the batch).
+  const int least = std::max(1, tilekit::impl::transpose_tile_rows<Exec>());
+  const bool by_transpose = tilekit::impl::permute_2d_by_transpose<Exec>() && m >= least && n >= least;
+  if (right && b > 1 && m > 1 && n > 1 && by_transpose) {
+    EXPECT_EQ(plan.method(), tilekit::PermuteMethod::transpose) << b << "x" << m << "x" << n;
+  } else if (right && b > 1 && m > 1 && n > 1) {
     // The tiled kernel, never the naive one; without offset tables when both
     // matrix edges reach the tile (smaller matrices pack the batch into a
     // tile's runs and read their offsets from tables).
@@ -61,13 +71,14 @@ void check_batched(int b, int m, int n) {
   EXPECT_EQ(wrong, 0) << b << "x" << m << "x" << n;
 }
 
-const std::array<std::array<int, 3>, 10> kStacks = {{{1, 64, 48},
+const std::array<std::array<int, 3>, 11> kStacks = {{{1, 64, 48},
                                                     {2, 3, 5},
                                                     {3, 64, 64},
                                                     {5, 17, 129},
                                                     {7, 100, 31},
                                                     {16, 65, 67},
                                                     {3, 130, 200},
+                                                    {4, 257, 1030},
                                                     {64, 8, 8},
                                                     {1000, 4, 3},
                                                     {2, 1, 9}}};

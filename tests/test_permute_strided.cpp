@@ -88,7 +88,8 @@ std::vector<std::vector<int>> all_perms(int r) {
 TYPED_TEST(PermuteStrided, EveryRank3PermutationOfWindows) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
-  for (const Ext& e : {Ext{13, 7, 33}, Ext{1, 17, 5}, Ext{40, 1, 3}, Ext{64, 33, 65}, Ext{3, 97, 1}})
+  for (const Ext& e :
+       {Ext{13, 7, 33}, Ext{1, 17, 5}, Ext{40, 1, 3}, Ext{64, 33, 65}, Ext{3, 97, 1}, Ext{5, 70, 66}})
     for (const auto& p : all_perms(3)) {
       check<E, T, 3>(e, p, block(3), block(3));
       check<E, T, 3>(e, p, block(3, true), dense(3));
@@ -135,6 +136,16 @@ TYPED_TEST(PermuteStrided, TheFusedVariantTilesWindowsWithUnitInnerStrides) {
                                                         : PermuteMethod::tiled);
   // Every other row of a 3-D tensor still tiles.
   EXPECT_EQ((check<E, T, 3>(e, {0, 2, 1}, every_other(3, 1), dense(3))), PermuteMethod::tiled);
+  // Batches of 2-D transpositions whose matrices hold the transpose's tile
+  // rows both ways: the transpose's plan, one launch for the batch (the batch
+  // dimension's strides those of the windows), where the backend runs it so.
+  constexpr int rows = tilekit::impl::transpose_tile_rows<E>();
+  const PermuteMethod batched = tilekit::impl::permute_2d_by_transpose<E>() ? PermuteMethod::transpose
+                                                                           : PermuteMethod::tiled;
+  EXPECT_EQ((check<E, T, 3>(Ext{rows + 6, 5, rows + 2}, {2, 1, 0}, block(3), every_other(3, 0))),
+            batched);
+  EXPECT_EQ((check<E, T, 3>(Ext{5, rows + 6, rows + 2}, {0, 2, 1}, every_other(3, 0), block(3))),
+            batched);
 }
 
 TYPED_TEST(PermuteStrided, NaiveVariantAndScaledConvertingStores) {

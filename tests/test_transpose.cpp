@@ -254,6 +254,60 @@ TYPED_TEST(Transpose, SkewedTileKernel) {
         }
 }
 
+/// Batches in one launch (impl::TransposeTiled with mtiles: the permute's
+/// batched 2-D transpositions), launched directly on every space: three
+/// matrices at strides that are not multiples of a tile or of a transaction,
+/// so each matrix's output rows start at another phase; skewed tiles (S = 2,
+/// 4: staged) and rectangular ones, staged (small tiles) and not (the host
+/// path's micro-blocks, or the flat kernel); tiles past the last row and
+/// column, a side of 1, several tiles per team across matrix boundaries.
+/// Every element is checked, and every gap of the output keeps its poison.
+TYPED_TEST(Transpose, BatchedTileKernel) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using Mem = typename E::memory_space;
+  using F = tilekit::impl::TransposeTiled<E, T, 4, 32>;
+  using index_t = tilekit::impl::index_t;
+  constexpr int level = tilekit::impl::tile_scratch_level<E>();
+  constexpr int count = 3;
+  E exec;
+  for (auto [S, tile] : {std::pair{0, 4}, {2, 8}, {4, 8}, {0, 16}})
+    for (auto [m, n] : {std::pair{1, 13}, {13, 1}, {17, 31}, {33, 65}})
+      for (int origin : {0, 1}) {
+        const int ti = S > 1 ? F::skew_rows(tile, S) : tile, ld_in = n + 2, ld_out = m + 1;
+        const index_t bi = index_t(m) * ld_in + 3, bo = index_t(n) * ld_out + 1;
+        Kokkos::View<T*, Mem> in("in", count * bi), out("out", origin + count * bo);
+        auto hin = Kokkos::create_mirror_view(in);
+        for (index_t k = 0; k < count * bi; ++k) hin(k) = static_cast<T>(value_of(k * 7 + 1));
+        Kokkos::deep_copy(in, hin);
+        T* o = out.data() + origin;
+        const auto at = static_cast<index_t>(reinterpret_cast<std::uintptr_t>(o) / sizeof(T));
+        const index_t tpr = (n + tile - 1) / tile, mtiles = F::tiles(m, n, tile, ti, S);
+        F f{in.data(), o, m, n, ld_in, ld_out, tile, tile + 1, tpr, count * mtiles, S, ti,
+            S > 1 ? at % S : 0, mtiles, bi, bo};
+        Kokkos::TeamPolicy<E> probe(exec, 1, 1);
+        probe.set_scratch_size(level, Kokkos::PerTeam(F::scratch_bytes(tile, tile + 1)));
+        const int most = std::min(8, probe.team_size_max(f, Kokkos::ParallelForTag()));
+        for (int nt : {std::min(2, most), most}) {
+          if (S > 1 && tile * tile > 32 * nt) continue;  // skewed tiles are staged ones
+          Kokkos::deep_copy(out, poison<T>());
+          Kokkos::TeamPolicy<E> p(exec, static_cast<int>(std::min<index_t>(count * mtiles, 4)), nt);
+          p.set_scratch_size(level, Kokkos::PerTeam(F::scratch_bytes(tile, tile + 1)));
+          Kokkos::parallel_for("batched", p, f);
+          exec.fence();
+          auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+          long wrong = 0;
+          for (index_t k = 0; k < origin + count * bo; ++k) {
+            const index_t e = k - origin, b = e / bo, r = e % bo, j = r / ld_out, i = r % ld_out;
+            const bool inside = e >= 0 && j < n && i < m;
+            wrong += inside ? ho(k) != hin(b * bi + i * ld_in + j) : ho(k) != poison<T>();
+          }
+          EXPECT_EQ(wrong, 0) << count << " x " << m << "x" << n << " S " << S << " tile " << tile
+                              << " origin " << origin << " threads " << nt;
+        }
+      }
+}
+
 /// TransposeOptions::align through the plan: skewed tiles where the space
 /// stages tiles in registers and the output's rows do not start on a
 /// transaction (none for rows on transactions, or with align 0, or on spaces

@@ -139,7 +139,12 @@ struct HostTraits {
   /// rank 4-6 with the innermost moved outward 10-17 -> 25-32; 16-core Xeon,
   /// those at 79-99 (88-99% of memcpy), but [1,2,0] and [2,0,1] of floats
   /// 81-86 -> 74-79 (docs/performance.md, "The permute's 2-D
-  /// transpositions through the transpose").
+  /// transpositions through the transpose"). Batches of them ([2,1,0] and
+  /// [0,2,1] of a 3-D tensor, matrices of at least transpose_tile_rows both
+  /// ways) too, one launch for the batch: (512, 512, 1024), GB/s, boxes ->
+  /// transpose, EPYC floats [2,1,0] 19.8 -> 21.0-21.1, [0,2,1] 22.9-25.3 ->
+  /// 27.6-28.5; Xeon floats [2,1,0] 67-68 -> 65-70, [0,2,1] 91 -> 74-84,
+  /// doubles 66-68 -> 67-76 and 79-89 -> 80-91 (bench/results/host-batched-*).
   static constexpr bool permute_2d_by_transpose = true;
   /// The permute's rows method (the fastest dimension stays) keeps the
   /// former tile's edge: fastest extents from 64 floats (32 doubles) move as

@@ -44,9 +44,11 @@ inline constexpr PermuteVariant permute_variants[] = {
     PermuteVariant::shared_bank_free};
 
 /// What a plan launches. `transpose`: a pure move whose fused problem is a
-/// 2-D transposition, on backends that run those through the out-of-place
-/// transpose's plan (Traits::permute_2d_by_transpose: hosts); scaled stores
-/// of such a plan take the tiled method.
+/// 2-D transposition, or a batch of them (rank 3: the fastest dimension
+/// moved, matrices of at least the transpose's tile rows both ways), on
+/// backends that run those through the out-of-place transpose's plan
+/// (Traits::permute_2d_by_transpose: hosts); scaled stores of such a plan
+/// take the tiled method.
 enum class PermuteMethod { none, copy, rows, tiled, naive, simple, shared, transpose };
 
 constexpr std::string_view to_string(PermuteVariant v) {
@@ -471,37 +473,64 @@ class PermutePlan {
         impl::PermuteTables{tables_.data(), tiling.maps});
   }
 
+  /// The dimensions of a fused problem that the transpose's plan moves: the
+  /// input's fastest (a, unit stride in the input), the output's fastest (b,
+  /// unit stride in the output) and, at rank 3, the third (c: a batch of
+  /// matrices, any strides); a < 0: not such a problem.
+  struct TransposeDims {
+    int a = -1, b = -1, c = -1;
+  };
+  /// A fused 2-D transposition (rank 2, [1, 0]), or a batch of them (rank 3,
+  /// the fastest dimension moved: [2, 1, 0], [0, 2, 1]) whose matrices hold
+  /// at least the transpose's tile rows both ways (smaller ones fill a tile
+  /// better as the tiled method's boxes, which pack several of them).
+  TransposeDims transpose_dims() const {
+    const int r = fused_.rank;
+    if (r < 2 || r > 3 || fused_.p[r - 1] == r - 1) return {};
+    TransposeDims d{r - 1, fused_.p[r - 1], -1};
+    if (r == 3) {
+      d.c = 3 - d.a - d.b;
+      const index_t least = std::max(1, impl::transpose_tile_rows<ExecSpace>());
+      if (std::min(fused_.n[d.a], fused_.n[d.b]) < least) return {};
+    }
+    return d;
+  }
   /// Where the backend runs them so (by_transpose), a fused 2-D transposition
-  /// with the backend's launch shape (no tile, team, vector, pad or tiles per
-  /// team given) takes the transpose method: the out-of-place transpose's
-  /// plan on the fused views. Its scaled stores keep the tiled method
-  /// prepared above.
+  /// or a batch of them (transpose_dims) with the backend's launch shape (no
+  /// tile, team, vector, pad or tiles per team given) takes the transpose
+  /// method: the out-of-place transpose's plan on the fused views, a batch
+  /// in one launch (impl::TransposeBatch). Its scaled stores keep the tiled
+  /// method prepared above.
   void plan_transpose(const T* in, const TOut* out) {
     if constexpr (by_transpose) {
       const PermuteOptions& o = opts_;
       const bool defaults = o.tile == 0 && o.team_rows == 0 && o.vector == 0 && o.pad < 0 &&
                             o.tiles_per_team == 0;
-      if (method_ != PermuteMethod::tiled || !defaults || fused_.rank != 2 || fused_.p[0] != 1)
-        return;
+      const TransposeDims d = transpose_dims();
+      if (method_ != PermuteMethod::tiled || !defaults || d.a < 0) return;
       TransposeOptions to;
       to.align = o.align;
       to.label = o.label + "_transpose";
-      transpose_.emplace(exec_, transpose_in(in), transpose_out(const_cast<TOut*>(out)),
-                         TransposeVariant::tiled_padded, to);
+      impl::TransposeBatch batch;
+      if (d.c >= 0) batch = {fused_.n[d.c], fused_.si[d.c], fused_.so[d.c]};
+      transpose_ = TransposePlan<ExecSpace, T>(exec_, transpose_in(in, d),
+                                               transpose_out(const_cast<TOut*>(out), d),
+                                               TransposeVariant::tiled_padded, to, batch);
       method_ = PermuteMethod::transpose;
     }
   }
-  /// The fused 2-D problem as the transpose's views: in (m x n), element (i,
-  /// j) at i si0 + j; out (n x m), element (j, i) at j so1 + i (unit_inner).
-  TransposeIn transpose_in(const T* in) const {
-    return TransposeIn(in, Kokkos::LayoutStride(static_cast<std::size_t>(fused_.n[0]),
-                                                static_cast<std::size_t>(fused_.si[0]),
-                                                static_cast<std::size_t>(fused_.n[1]), 1));
+  /// The fused problem's matrix as the transpose's views: in (m x n) = (n[b]
+  /// x n[a]), element (i, j) at i si[b] + j; out (n x m), element (j, i) at
+  /// j so[a] + i (unit_inner).
+  TransposeIn transpose_in(const T* in, const TransposeDims& d) const {
+    return TransposeIn(in, Kokkos::LayoutStride(static_cast<std::size_t>(fused_.n[d.b]),
+                                                static_cast<std::size_t>(fused_.si[d.b]),
+                                                static_cast<std::size_t>(fused_.n[d.a]), 1));
   }
-  TransposeOut transpose_out(TOut* out) const {
-    return TransposeOut(out, Kokkos::LayoutStride(static_cast<std::size_t>(fused_.n[1]),
-                                                  static_cast<std::size_t>(fused_.so[1]),
-                                                  static_cast<std::size_t>(fused_.n[0]), 1));
+  TransposeOut transpose_out(TOut* out, const TransposeDims& d) const {
+    return TransposeOut(out, Kokkos::LayoutStride(static_cast<std::size_t>(fused_.n[d.a]),
+                                                  static_cast<std::size_t>(fused_.so[d.a]),
+                                                  static_cast<std::size_t>(fused_.n[d.b]), 1));
   }
 
   /// The naive kernel on f (the variant's: the unfused shape; the fallback of

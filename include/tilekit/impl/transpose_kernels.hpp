@@ -47,6 +47,12 @@ struct TransposeNaive {
 /// ti) (at most `tile` rows: ti = the largest multiple of S up to tile - S +
 /// 1), so neighbouring tiles read S - 1 rows twice (from the cache, as they
 /// run close together) and every element is written once.
+///
+/// Batches (the permute's batched 2-D transpositions, as [2, 1, 0] and
+/// [0, 2, 1] of a 3-D tensor): where mtiles > 0, the ntiles tiles are
+/// ntiles / mtiles matrices of mtiles tiles each, matrix b read from in + b bi
+/// and written to out + b bo; a tile finds its matrix with one division. The
+/// skewed tiles' phase of matrix b is that of out + b bo.
 template <class Exec, class T, int K, int N>
 struct TransposeTiled {
   static constexpr int B = micro_edge<Exec, T>();
@@ -63,6 +69,8 @@ struct TransposeTiled {
   int skew = 0;      ///< S: output pieces start on transactions of S elements (0: off)
   int ti = 0;        ///< input rows a tile writes (tile; skewed: skew_rows(tile, S))
   index_t phase = 0;  ///< skewed: out's address in elements, mod S
+  index_t mtiles = 0;  ///< tiles of one matrix of a batch (0: one matrix, ntiles)
+  index_t bi = 0, bo = 0;  ///< batches: element strides between matrices of in and out
 
   static std::size_t scratch_bytes(int tile, int ld) { return Tile::shmem_size(tile, ld); }
   /// Rows a skewed tile writes: the largest multiple of S up to tile - S + 1
@@ -75,15 +83,24 @@ struct TransposeTiled {
   }
 
   /// Tile t: output pieces from input row i0, input rows [r0, r0 + nr) read,
-  /// columns [j0, j0 + nc).
+  /// columns [j0, j0 + nc), of the matrix at in + io, out + oo.
   struct Geom {
     index_t i0, r0, j0;
     int nr, nc;
+    index_t io, oo;
   };
   KOKKOS_INLINE_FUNCTION Geom geom(index_t t) const {
     Geom g;
+    const index_t per = mtiles > 0 ? mtiles : ntiles;  // tiles of one matrix
+    index_t b = 0;
+    if (t >= per) {
+      b = t / per;
+      t -= b * per;
+    }
+    g.io = b * bi;
+    g.oo = b * bo;
     if constexpr (tiles_down_columns<Exec>()) {
-      const index_t tiles_per_column = ntiles / tiles_per_row;
+      const index_t tiles_per_column = per / tiles_per_row;
       g.i0 = (t % tiles_per_column) * ti;
       g.j0 = (t / tiles_per_column) * tile;
     } else {
@@ -95,6 +112,13 @@ struct TransposeTiled {
     g.nc = static_cast<int>(Kokkos::min<index_t>(tile, cols - g.j0));
     return g;
   }
+  /// The tile's first input element read, and its output row j0's element i0.
+  KOKKOS_INLINE_FUNCTION const T* src(const Geom& g) const {
+    return in + g.io + g.r0 * ld_in + g.j0;
+  }
+  KOKKOS_INLINE_FUNCTION T* dst(const Geom& g) const { return out + g.oo + g.j0 * ld_out + g.i0; }
+  /// Matrices of the launch (one unless batched).
+  KOKKOS_INLINE_FUNCTION index_t matrices() const { return mtiles > 0 ? ntiles / mtiles : 1; }
 
   /// Skewed store: output row j = j0 + c gets elements i0 - s_j + q, q < ti,
   /// from scratch row i - r0; a flat team, consecutive work items along a
@@ -105,9 +129,9 @@ struct TransposeTiled {
   KOKKOS_INLINE_FUNCTION void store_skewed(const Tile& s, const Geom& g, int tid, int nt) const {
     const int dc = nt / ti, dq = nt % ti;
     int c = tid / ti, q = tid % ti;
-    T* const base = out + g.j0 * ld_out + g.i0;
+    T* const base = dst(g);
     const std::uint32_t mask = static_cast<std::uint32_t>(skew - 1);
-    const std::uint32_t ph0 = static_cast<std::uint32_t>(phase + g.j0 * ld_out);
+    const std::uint32_t ph0 = static_cast<std::uint32_t>(phase + g.oo + g.j0 * ld_out);
     const std::uint32_t ldu = static_cast<std::uint32_t>(ld_out);
     // d = i - i0 in [lo, hi): i >= 0 and i < rows (d > -S and d < ti always).
     const int lo = -static_cast<int>(Kokkos::min<index_t>(g.i0, skew));
@@ -139,12 +163,13 @@ struct TransposeTiled {
     Tile s(team.team_scratch(tile_scratch_level<Exec>()), tile, ld);
     const int tid = team.team_rank(), nt = team.team_size();
     T v[N];
-    const bool stream = B > 0 && stream_output<Exec>(static_cast<double>(rows) * cols * sizeof(T));
+    const bool stream =
+        B > 0 && stream_output<Exec>(static_cast<double>(rows) * cols * sizeof(T) * matrices());
     index_t t = team.league_rank();
     if (t < ntiles) {
       const Geom g = geom(t);
       if (stage_fits(N, g.nr, g.nc, nt))
-        stage_fetch(v, in + g.r0 * ld_in + g.j0, ld_in, g.nr, g.nc, tid, nt);
+        stage_fetch(v, src(g), ld_in, g.nr, g.nc, tid, nt);
     }
     for (; t < ntiles; t += team.league_size()) {
       const Geom g = geom(t);
@@ -152,26 +177,26 @@ struct TransposeTiled {
       if (staged)
         stage_commit(v, s, g.nr, g.nc, tid, nt);
       else if constexpr (B > 0)  // transposed on the way in: s(c, r) = in(r, c)
-        micro_store_transposed<B, PF>(in + g.r0 * ld_in + g.j0, ld_in, s.data(),
+        micro_store_transposed<B, PF>(src(g), ld_in, s.data(),
                                       static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt,
                                       rows_below(g));
       else
-        flat_tile_load<K>(s, in + g.r0 * ld_in + g.j0, ld_in, g.nr, g.nc, tid, nt);
+        flat_tile_load<K>(s, src(g), ld_in, g.nr, g.nc, tid, nt);
       team.team_barrier();
       const index_t tn = t + team.league_size();
       if (tn < ntiles) {
         const Geom h = geom(tn);
         if (stage_fits(N, h.nr, h.nc, nt))
-          stage_fetch(v, in + h.r0 * ld_in + h.j0, ld_in, h.nr, h.nc, tid, nt);
+          stage_fetch(v, src(h), ld_in, h.nr, h.nc, tid, nt);
       }
       if (staged && skew > 1)
         store_skewed(s, g, tid, nt);
       else if (staged)
-        stage_store_transposed(s, out + g.j0 * ld_out + g.i0, ld_out, g.nr, g.nc, tid, nt);
+        stage_store_transposed(s, dst(g), ld_out, g.nr, g.nc, tid, nt);
       else if constexpr (B > 0)  // whole destination rows, one contiguous run each
-        store_tile_rows(s, out + g.j0 * ld_out + g.i0, ld_out, g.nc, g.nr, tid, nt, stream);
+        store_tile_rows(s, dst(g), ld_out, g.nc, g.nr, tid, nt, stream);
       else
-        flat_store_transposed<K>(s, out + g.j0 * ld_out + g.i0, ld_out, g.nr, g.nc, tid, nt);
+        flat_store_transposed<K>(s, dst(g), ld_out, g.nr, g.nc, tid, nt);
       team.team_barrier();
     }
     stream_fence(stream);

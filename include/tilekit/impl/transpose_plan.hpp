@@ -98,13 +98,14 @@ backends::TileConfig resolve_tile(const std::string& where, const TransposeOptio
 /// threads: halved (not below 32) while the matrix would give a thread
 /// fewer than Traits::tiles_per_thread tiles (tiles_wanted), where the
 /// backend sets it (hosts, whose tiles are large); as it is elsewhere.
-/// Tiles of `rows` rows (where 0 < rows < the edge) count as such.
+/// Tiles of `rows` rows (where 0 < rows < the edge) count as such, and a
+/// batch of `batch` matrices has that many times the tiles of one.
 template <class Exec>
-int fit_tile(int tile, index_t m, index_t n, int threads, int rows = 0) {
+int fit_tile(int tile, index_t m, index_t n, int threads, int rows = 0, index_t batch = 1) {
   const index_t want = tiles_wanted<Exec>(threads);
   auto tiles = [&](int t) {
     const index_t r = tile_rows(rows, t);
-    return ((m + r - 1) / r) * ((n + t - 1) / t);
+    return ((m + r - 1) / r) * ((n + t - 1) / t) * batch;
   };
   while (tile > 32 && tiles(tile) < want) tile /= 2;
   return tile;
@@ -139,6 +140,13 @@ inline TransposeGeom transpose_geom(index_t R, index_t C, index_t a, index_t b, 
   return left.si1 == 1 ? left : right;  // naive: keep the reads unit-stride if any
 }
 
+/// A batch of matrices transposed by one launch (the permute's batched 2-D
+/// transpositions): `count` matrices, matrix b at in + b si and out + b so
+/// (element strides); one matrix: count 1.
+struct TransposeBatch {
+  index_t count = 1, si = 0, so = 0;
+};
+
 template <class InView, class OutView>
 TransposeGeom transpose_geom(const InView& in, const OutView& out) {
   auto st = [](const auto& v, int r) { return static_cast<index_t>(v.stride(r)); };
@@ -163,22 +171,7 @@ class TransposePlan {
   TransposePlan(const ExecSpace& exec, const InView& in, const OutView& out,
                 TransposeVariant variant = TransposeVariant::tiled_padded,
                 TransposeOptions opts = {})
-      : exec_(exec), variant_(variant), opts_(std::move(opts)),
-        rows_(in.extent(0)), cols_(in.extent(1)) {
-    check(in, out);
-    geom_ = impl::transpose_geom(in, out);
-    config_ = impl::resolve_tile<ExecSpace>(
-        where(), opts_, backends::Traits<ExecSpace>::transpose_tile(sizeof(T)),
-        variant_ == TransposeVariant::tiled_padded, /*max_edge=*/8192);
-    if (opts_.tile <= 0)
-      config_.tile = impl::fit_tile<ExecSpace>(config_.tile, geom_.m, geom_.n, exec_.concurrency(),
-                                               host_tile_rows());
-    detail::require_align(where(), opts_.align);
-    if (variant_ != TransposeVariant::naive) {
-      // Validate the launch shape now, not on first execution.
-      skew_ = launch(geom_, in.data(), out.data(), /*dry_run=*/true);
-    }
-  }
+      : TransposePlan(exec, in, out, variant, std::move(opts), impl::TransposeBatch{}) {}
 
   template <class InView, class OutView>
   void execute(const InView& in, const OutView& out) const {
@@ -206,22 +199,50 @@ class TransposePlan {
   int tile_rows() const { return impl::tile_rows(host_tile_rows(), config_.tile); }
 
  private:
-  /// The permute's transpose method runs its fused 2-D problem through a
-  /// plan of its own, at the addresses of the views it checked itself.
+  /// The permute's transpose method runs its fused 2-D problem (or a batch
+  /// of them) through a plan of its own, at the addresses of the views it
+  /// checked itself.
   template <class, class, class, bool>
   friend class PermutePlan;
   /// The planned geometry's kernel on other addresses (no checks: the caller
   /// checked views of the planned extents and strides).
   void launch_planned(const T* in, T* out) const { launch(geom_, in, out, false); }
 
+  /// A plan for a batch of matrices (impl::TransposeBatch): in and out are
+  /// the first matrix's views; the tiled kernels only (the permute's
+  /// batched transpositions, whose views have unit inner strides).
+  template <class InView, class OutView>
+  TransposePlan(const ExecSpace& exec, const InView& in, const OutView& out,
+                TransposeVariant variant, TransposeOptions opts, impl::TransposeBatch batch)
+      : exec_(exec), variant_(variant), opts_(std::move(opts)),
+        rows_(in.extent(0)), cols_(in.extent(1)), batch_(batch) {
+    check(in, out);
+    geom_ = impl::transpose_geom(in, out);
+    if (batch_.count != 1 && (variant_ == TransposeVariant::naive || !geom_.tiled))
+      detail::fail(where(), "a batch of matrices takes the tiled kernels: unit inner strides");
+    config_ = impl::resolve_tile<ExecSpace>(
+        where(), opts_, backends::Traits<ExecSpace>::transpose_tile(sizeof(T)),
+        variant_ == TransposeVariant::tiled_padded, /*max_edge=*/8192);
+    if (opts_.tile <= 0)
+      config_.tile = impl::fit_tile<ExecSpace>(config_.tile, geom_.m, geom_.n, exec_.concurrency(),
+                                               host_tile_rows(), batch_.count);
+    detail::require_align(where(), opts_.align);
+    if (variant_ != TransposeVariant::naive) {
+      // Validate the launch shape now, not on first execution.
+      skew_ = launch(geom_, in.data(), out.data(), /*dry_run=*/true);
+    }
+  }
+
   std::string where() const { return opts_.label; }
   /// The backend's transpose_tile_rows where its tiles take the host path; 0: square tiles.
   int host_tile_rows() const { return impl::host_tile_rows<ExecSpace, T>(config_); }
 
-  static bool thin(const impl::TransposeGeom& g) {
+  /// (A batch takes the tiled kernel whatever its matrices' sides.)
+  bool thin(const impl::TransposeGeom& g) const {
     constexpr int bytes = impl::transpose_thin_bytes<ExecSpace>();
     const auto side = static_cast<std::size_t>(std::min(g.m, g.n));
-    return bytes > 0 && g.tiled && side * sizeof(T) <= static_cast<std::size_t>(bytes);
+    return bytes > 0 && g.tiled && batch_.count == 1 &&
+           side * sizeof(T) <= static_cast<std::size_t>(bytes);
   }
 
   template <class InView, class OutView>
@@ -276,13 +297,13 @@ class TransposePlan {
   /// tiles are staged in registers (N > 1, the whole tile within N per work
   /// item) and hold more than S - 1 rows besides their pieces, and the
   /// output's rows do not all start on a transaction (`at`: the output's
-  /// address in elements); else 0.
+  /// address in elements; a batch's matrices: their strides too); else 0.
   template <int N>
   int skew_for(const impl::TransposeGeom& g, impl::index_t at) const {
     const int S = impl::skew_elements<ExecSpace>(opts_.align, sizeof(T));
     const int tile = config_.tile, nt = config_.team_rows * config_.vector;
     if (N <= 1 || S <= 1 || !impl::stage_fits(N, tile, tile, nt) || tile - S + 1 < S) return 0;
-    return g.so0 % S != 0 || at % S != 0 ? S : 0;
+    return g.so0 % S != 0 || at % S != 0 || batch_.so % S != 0 ? S : 0;
   }
 
   /// Launches the kernel for g (dry_run: checks its launch shape only);
@@ -350,8 +371,9 @@ class TransposePlan {
       // The host path keeps its tile transposed in scratch: `tile` rows of ti.
       const int ld = (F::B > 0 ? ti : tile) + config_.pad;
       const index_t tpr = (n + tile - 1) / tile;
-      const index_t ntiles = F::tiles(m, n, tile, ti, S);
-      F f{in, out, m, n, g.si0, g.so0, tile, ld, tpr, ntiles, S, ti, S > 1 ? at % S : 0};
+      const index_t mtiles = F::tiles(m, n, tile, ti, S), ntiles = mtiles * batch_.count;
+      F f{in, out, m, n, g.si0, g.so0, tile, ld, tpr, ntiles, S, ti, S > 1 ? at % S : 0,
+          batch_.count != 1 ? mtiles : 0, batch_.si, batch_.so};
       const index_t teams = (ntiles + config_.tiles_per_team - 1) / config_.tiles_per_team;
       auto policy = impl::team_policy<ExecSpace, impl::StageBounds<ExecSpace, decltype(N)::value>>(
           w, exec_, f, impl::league_for(teams, backends::Traits<ExecSpace>::max_league),
@@ -366,6 +388,7 @@ class TransposePlan {
   TransposeVariant variant_;
   TransposeOptions opts_;
   std::size_t rows_, cols_;
+  impl::TransposeBatch batch_{};
   impl::TransposeGeom geom_{};
   backends::TileConfig config_{};
   int skew_ = 0;
