@@ -429,6 +429,64 @@ TYPED_TEST(Permute, HostBoxesWithLongLoadRuns) {
   }
 }
 
+/// The backend's wide boxes (Traits::permute_wide_box; Cuda): a box whose
+/// output side starts with a dimension shorter than `below` and whose offsets
+/// come from tables takes longer store runs in a larger box, moved by `team`
+/// times the rows, where its scratch and staging fit (on Cuda every 4-byte
+/// element); a caller's launch option keeps the default box. Odd extents
+/// (7 x 33 x 2 x 3 x 31 x 29 reversed: store runs of 7 x 33, load runs of 29;
+/// 16 x 9 x 7 x 64 reversed), both layouts, alpha and beta, the default box
+/// too; every element checked.
+TYPED_TEST(Permute, WideBoxesOfShortOutputDimensions) {
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using Mem = typename E::memory_space;
+  using namespace tilekit::impl;
+  using X = tilekit::backends::Traits<E>;
+  const tilekit::backends::PermuteWideBox wb = [] {
+    if constexpr (requires { X::permute_wide_box; }) return X::permute_wide_box;
+    else return tilekit::backends::PermuteWideBox{};
+  }();
+  const Extents e6 = {7, 33, 2, 3, 31, 29}, e4 = {16, 9, 7, 64};
+  const Perm r6 = {5, 4, 3, 2, 1, 0}, r4 = {3, 2, 1, 0};
+  Kokkos::View<T******, Kokkos::LayoutRight, Mem> a("a", 7, 33, 2, 3, 31, 29),
+      b("b", 29, 31, 3, 2, 33, 7);
+  const tilekit::PermutePlan plan(E(), a, b, r6);
+  tilekit::PermuteOptions given;
+  given.tile = plan.config().tile;
+  const tilekit::PermutePlan fixed(E(), a, b, r6, PermuteVariant::fused, given);
+  ASSERT_EQ(plan.method(), tilekit::PermuteMethod::tiled);
+  ASSERT_EQ(fixed.method(), tilekit::PermuteMethod::tiled);
+  const int team = plan.config().team_rows * plan.config().vector;
+  EXPECT_EQ(fixed.tiled_team_size(), team);
+  const TiledLayout &L = plan.tiled_layout(), &D = fixed.tiled_layout();
+  if (plan.tiled_team_size() != team) {  // the wide box
+    EXPECT_GT(wb.below, 7);
+    EXPECT_EQ(plan.tiled_team_size(), team * wb.team);
+    EXPECT_NE(D.kind, BoxKind::affine);
+    EXPECT_GT(L.box[store_cols], D.box[store_cols]);
+    EXPECT_GT(static_cast<index_t>(L.box[load_rows]) * L.box[load_cols],
+              static_cast<index_t>(D.box[load_rows]) * D.box[load_cols]);
+    if (plan.config().tile == 64) {  // runs of 256 and 32 elements asked
+      EXPECT_EQ(L.box[store_cols], 7 * 33);
+      EXPECT_EQ(L.box[load_cols], 29);
+    }
+  }
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<E, Kokkos::Cuda> && sizeof(T) == 4)
+    EXPECT_EQ(plan.tiled_team_size(), team * wb.team) << "the wide box is no longer taken";
+#endif
+  for (bool left : {false, true})
+    for (const auto& [ext, perm] : {std::pair{e6, r6}, std::pair{e4, r4}}) {
+      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left)), 0)
+          << describe(ext, perm, PermuteVariant::fused, left);
+      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, Scalars{2, -1})), 0)
+          << describe(ext, perm, PermuteVariant::fused, left) << ", alpha 2, beta -1";
+      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, {}, given)), 0)
+          << describe(ext, perm, PermuteVariant::fused, left) << ", tile given";
+    }
+}
+
 TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;

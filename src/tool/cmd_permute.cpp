@@ -46,6 +46,10 @@ struct PlanRun {
   std::string fused;
   int skew = 0;  ///< the plan's skewed tiles (PermutePlan::skew), 0: none
   int pack = 1;  ///< elements per access of its pure moves (PermutePlan::pack_width)
+  /// The tiled method's box (load rows x load run, elements) and team (work
+  /// items); empty and 0 for the other methods.
+  std::string box;
+  int threads = 0;
 };
 
 /// --sub: the parent of the input window (extents and strides; the window
@@ -55,7 +59,11 @@ struct SubWindow {
   index_t size = 0;  ///< the parent's elements
 };
 
-inline SubWindow sub_window(const std::string& kind, const std::vector<index_t>& ext, bool left) {
+// ([[maybe_unused]]: nvcc's device pass of a Cuda-only build sees no use of
+// host helpers called only from templates; so too in cmd_reduce.cpp and
+// fuzz_move.cpp.)
+[[maybe_unused]] inline SubWindow sub_window(const std::string& kind,
+                                             const std::vector<index_t>& ext, bool left) {
   const int r = static_cast<int>(ext.size());
   SubWindow w{ext, std::vector<index_t>(r), 1};
   const int fast = left ? 0 : r - 1, second = left ? 1 : r - 2;
@@ -86,8 +94,15 @@ PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext,
   auto run = [&](const auto& in) -> PlanRun {
     using P = PermutePlan<Exec, T>;
     auto plan = std::make_shared<P>(exec, in, out, perm, v, opts);
-    return {[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); }, plan->method(),
-            plan->fused_shape().to_string(), plan->skew(), plan->pack_width()};
+    PlanRun r{[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); },
+              plan->method(), plan->fused_shape().to_string(), plan->skew(), plan->pack_width(),
+              "", 0};
+    if (r.method == PermuteMethod::tiled) {
+      const impl::TiledLayout& L = plan->tiled_layout();
+      r.box = std::to_string(L.box[impl::load_rows]) + "x" + std::to_string(L.box[impl::load_cols]);
+      r.threads = plan->tiled_team_size();
+    }
+    return r;
   };
   if (sub) {
     Kokkos::LayoutStride l;
@@ -224,6 +239,7 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
     row.extra["method"] = std::string(to_string(run.method));
     if (v == PermuteVariant::fused) row.extra["fused"] = run.fused;
     if (run.skew > 0) row.extra["skew"] = run.skew;
+    if (!run.box.empty()) row.extra["box"] = run.box, row.extra["threads"] = run.threads;
     if (run.pack > 1 && o.alpha == 1 && o.beta == 0) row.extra["pack"] = run.pack;
     if (!good) row.extra["error"] = "WRONG RESULT";
     const double ms = row.ms;

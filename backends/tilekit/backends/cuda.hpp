@@ -163,6 +163,12 @@ struct Traits<Kokkos::Cuda> {
   /// 5, 64, 31, 29) [1, 0, 3, 2, 5, 4] 84 / 76, (3, 4096, 4096, 5) [3, 1, 2,
   /// 0] 90 / 83; the skewed 1023 x 1025 x 255 84-93 / 75-83 (hence four).
   static constexpr int permute_tiled_tiles_per_team = 1;
+  /// Boxes whose output side starts with a dimension of fewer than 32
+  /// elements (runs of several small dimensions, offsets from tables) take
+  /// store runs of 256 elements, load runs of 32 and up to 2 x 64^2 elements,
+  /// moved by 256 work items (PermuteWideBox; 4-byte and smaller elements:
+  /// larger ones exceed the 48 KiB of scratch and keep the default box).
+  static constexpr PermuteWideBox permute_wide_box{32, 4, 2, 2, 2};
   /// Launch shapes tune.hpp tries: the default and its neighbours in tile
   /// edge (32, 64), team rows (2 to 8 rows of 32 lanes) and tiles per team;
   /// 16-byte elements stay at 32 x 32 (scratch).

@@ -22,6 +22,19 @@ struct TileConfig {
   int tiles_per_team = 1;  ///< tiles a team takes in turn (transpose: the league is ntiles / this)
 };
 
+/// Wider boxes for the permute's tiled kernel (Traits::permute_wide_box,
+/// optional; PermutePlan): where the output's fastest fused dimension holds
+/// fewer than `below` elements and the default box's offsets come from tables
+/// (small dimensions joined into its runs), the plan asks for store runs of
+/// `store_edges` tile edges and load runs of 1 / `load_div` edge, in a box of
+/// up to `area_tiles` x tile^2 elements, moved by teams of `team` times the
+/// rows (so that a work item still stages the box in its registers). A box
+/// that does not fit the scratch or the staging keeps the default.
+struct PermuteWideBox {
+  int below = 0;  ///< 0: never
+  int store_edges = 1, load_div = 1, area_tiles = 1, team = 1;
+};
+
 /// Launch shape of the checkered matrix multiplication kernels (cmm): a tile
 /// is computed by team_rows (even) x team_cols work items, each owning reg_rows
 /// rows of A of one parity x reg_cols column sets, from scratch tiles that stage

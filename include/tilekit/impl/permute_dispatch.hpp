@@ -193,6 +193,13 @@ class PermutePlan {
   /// them; pure moves of one type only), else 1.
   int pack_width() const { return packed_ ? PW : 1; }
   const backends::TileConfig& config() const { return config_; }
+  /// Work items of a team of the tiled method's launch: the config's team
+  /// rows x vector, times PermuteWideBox::team where the plan took the
+  /// backend's wide box.
+  int tiled_team_size() const {
+    const backends::TileConfig c = tiled_config();
+    return c.team_rows * c.vector;
+  }
   /// Tiles (the rows method: units of pieces) each team of the launch takes
   /// in turn.
   int tiles_per_team() const {
@@ -318,12 +325,45 @@ class PermutePlan {
   /// Tiles below which the default tile is halved (impl::tiles_wanted).
   index_t want_tiles() const { return impl::tiles_wanted<ExecSpace>(exec_.concurrency()); }
 
+  /// The backend's wider box (Traits::permute_wide_box) in place of the
+  /// tiled method's default one (tiling, box), where it applies: no launch
+  /// option given, the output's fastest fused dimension shorter than `below`,
+  /// a default box whose offsets are not all computed (affine boxes have a
+  /// long dimension in each run; the 2-D ones skew), and a wide box that fits
+  /// the team's scratch (smax) and its staging with `team` times the rows.
+  void widen(impl::Tiling& tiling, impl::TileBox& box, std::size_t smax) {
+    if constexpr (requires { backends::Traits<ExecSpace>::permute_wide_box; }) {
+      constexpr backends::PermuteWideBox wb = backends::Traits<ExecSpace>::permute_wide_box;
+      const PermuteOptions& o = opts_;
+      const int r = fused_.rank;
+      if (wb.below <= 0 || o.tile > 0 || o.team_rows > 0 || o.vector > 0 || o.pad >= 0 ||
+          o.tiles_per_team > 0 || tiling.layout.kind == impl::BoxKind::affine ||
+          fused_.n[fused_.p[r - 1]] >= wb.below)
+        return;
+      const index_t t = config_.tile;
+      const impl::TileBox b = impl::choose_box(fused_, std::max<index_t>(1, t / wb.load_div),
+                                               wb.area_tiles * t * t, wb.store_edges * t);
+      const impl::Tiling wt = impl::make_tiling(fused_, b, config_.pad);
+      const auto& L = wt.layout;
+      using F = impl::PermuteTiled<ExecSpace, T, K, N, impl::StoreMove<T>, impl::BoxKind::tables>;
+      if (L.box[impl::store_cols] <= tiling.layout.box[impl::store_cols] ||
+          F::scratch_bytes(L) > smax ||
+          !impl::stage_fits(N, L.box[impl::load_rows], L.box[impl::load_cols],
+                            config_.team_rows * wb.team * config_.vector))
+        return;
+      tiling = wt;
+      box = b;
+      wide_team_ = wb.team;
+    }
+  }
+
   /// The tiled kernel's launch shape: the config, with the backend's
   /// permute_tiled_tiles_per_team where it sets one, the tiles are not skewed
   /// and the caller gave none (Cuda: one tile a team; skewed tiles keep the
-  /// config's four, backends/cuda.hpp).
+  /// config's four, backends/cuda.hpp), and the team rows of a wide box.
   backends::TileConfig tiled_config() const {
     backends::TileConfig c = config_;
+    c.team_rows *= wide_team_;
     if constexpr (requires { backends::Traits<ExecSpace>::permute_tiled_tiles_per_team; })
       if (opts_.tiles_per_team == 0 && tiled_.skew <= 1)
         c.tiles_per_team = backends::Traits<ExecSpace>::permute_tiled_tiles_per_team;
@@ -430,6 +470,7 @@ class PermutePlan {
       }
       break;
     }
+    widen(tiling, box, smax);
     // Skewed tiles where the box takes them (make_tiling), every tile still
     // staged (a skewed tile reads S - 1 more rows, within the chunk's: the
     // scratch does not grow).
@@ -439,14 +480,15 @@ class PermutePlan {
       const auto& L = skewed.layout;
       if (L.skew > 1 &&
           impl::stage_fits(N, L.box[impl::load_rows], L.box[impl::load_cols],
-                           config_.team_rows * config_.vector))
+                           config_.team_rows * wide_team_ * config_.vector))
         tiling = skewed;
     }
     tiled_ = tiling.layout;
     packed_ = PW > 1 && impl::pack_tiles(tiling, PW);
     with_tiled<decltype(st)>([&](auto f) {
-      policy_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, tiled_config()), config_,
-                                  decltype(f)::scratch_bytes(tiled_), /*flat=*/true, level);
+      policy_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, tiled_config()),
+                                  tiled_config(), decltype(f)::scratch_bytes(tiled_),
+                                  /*flat=*/true, level);
     });
     // Packed tiles hold 1 / PW the units: a team of 1 / PW the work items (a
     // caller's team is taken as given) stages as many registers each. H200,
@@ -714,6 +756,7 @@ class PermutePlan {
   impl::RowsLayout rows_pack_{};   ///< rows_ in units of PW elements
   Kokkos::TeamPolicy<ExecSpace> policy_pack_{};  ///< the packed kernel's launch
   impl::TiledLayout tiled_{};
+  int wide_team_ = 1;  ///< the tiled launch's team rows, times the config's (wide boxes)
   impl::CubeDims cube_{};
   impl::Digits naive_out_{};  ///< naive: input index -> output offset
   impl::Digits naive_in_{};   ///< naive: input index -> input offset (none: contiguous)
