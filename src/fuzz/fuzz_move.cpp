@@ -58,19 +58,19 @@ void with_layout(bool left, Fn&& fn) {
   else fn(Kokkos::LayoutRight{});
 }
 
-inline TransposeVariant transpose_variant(const std::string& v) {
+[[maybe_unused]] inline TransposeVariant transpose_variant(const std::string& v) {
   for (auto x : {TransposeVariant::naive, TransposeVariant::tiled, TransposeVariant::tiled_padded})
     if (to_string(x) == v) return x;
   throw std::invalid_argument("fuzz: no transpose variant " + v);
 }
 
-inline PermuteVariant permute_variant(const std::string& v) {
+[[maybe_unused]] inline PermuteVariant permute_variant(const std::string& v) {
   for (auto x : permute_variants)
     if (to_string(x) == v) return x;
   throw std::invalid_argument("fuzz: no permute variant " + v);
 }
 
-inline std::string box_name(impl::BoxKind k) {
+[[maybe_unused]] inline std::string box_name(impl::BoxKind k) {
   switch (k) {
     case impl::BoxKind::affine: return "affine";
     case impl::BoxKind::load_table: return "load_table";

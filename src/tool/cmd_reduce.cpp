@@ -27,7 +27,7 @@
 namespace tilekit::tool {
 namespace {
 
-const ReduceStep kLadder[] = {ReduceStep::naive,      ReduceStep::strided,
+[[maybe_unused]] const ReduceStep kLadder[] = {ReduceStep::naive,      ReduceStep::strided,
                               ReduceStep::sequential, ReduceStep::first_add,
                               ReduceStep::unroll_last, ReduceStep::multiple};
 const std::vector<std::string> kVariants = {
@@ -57,7 +57,7 @@ KOKKOS_INLINE_FUNCTION T data_value(std::int64_t k) {
   else return static_cast<T>(pattern(k) % m);
 }
 
-Reference reference(std::int64_t n, std::int64_t modulus) {
+[[maybe_unused]] Reference reference(std::int64_t n, std::int64_t modulus) {
   auto value = [modulus](std::int64_t k) { return modulus ? pattern(k) % modulus : pattern(k); };
   Reference r;
   r.min = n ? value(0) : 0;

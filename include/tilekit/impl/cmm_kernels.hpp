@@ -325,15 +325,15 @@ TILEKIT_UNROLL
         fma_k(pa + kk * lda, pb_even_k + kk * ldb, gs, acc);
         fma_k(pa + (kk + 1) * lda, pb_odd_k + kk * ldb, gs, acc);
       }
-      return;
-    }
+    } else {
 TILEKIT_UNROLL_4
-    for (int kk = 0; kk < kk_end; kk += 2) {
-      fma_k(pa, pb_even_k, gs, acc);
-      fma_k(pa + lda, pb_odd_k, gs, acc);
-      pa += 2 * lda;
-      pb_even_k += 2 * ldb;
-      pb_odd_k += 2 * ldb;
+      for (int kk = 0; kk < kk_end; kk += 2) {
+        fma_k(pa, pb_even_k, gs, acc);
+        fma_k(pa + lda, pb_odd_k, gs, acc);
+        pa += 2 * lda;
+        pb_even_k += 2 * ldb;
+        pb_odd_k += 2 * ldb;
+      }
     }
   }
 
