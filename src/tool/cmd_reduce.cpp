@@ -27,9 +27,9 @@
 namespace tilekit::tool {
 namespace {
 
-[[maybe_unused]] const ReduceStep kLadder[] = {ReduceStep::naive,      ReduceStep::strided,
-                              ReduceStep::sequential, ReduceStep::first_add,
-                              ReduceStep::unroll_last, ReduceStep::multiple};
+[[maybe_unused]] const ReduceStep kLadder[] = {
+    ReduceStep::naive,     ReduceStep::strided,     ReduceStep::sequential,
+    ReduceStep::first_add, ReduceStep::unroll_last, ReduceStep::multiple};
 const std::vector<std::string> kVariants = {
     "copy",     "naive",  "strided", "sequential",      "first_add", "unroll_last",
     "multiple", "kokkos", "cub",     "sum",             "sum_compensated",
