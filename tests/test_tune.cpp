@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 #include <vector>
 
 #include "test_helpers.hpp"
@@ -108,6 +109,30 @@ void check_permute(std::array<int, 4> ext, std::vector<int> perm) {
   const auto r = tilekit::tune_permute(exec, in, out, perm, {}, fresh);
   exec.fence();
   expect_fastest_of_trials(r);
+  // A trial is left unrun only where an earlier one launches the same: the
+  // same resolved shape, tiles a team, method and team (a wide box doubles
+  // the latter); trials that ran launch distinct ones.
+  using Plan = tilekit::PermutePlan<Exec, T>;
+  auto launch = [&](const tilekit::PermuteOptions& o) {
+    const Plan p(exec, in, out, perm, tilekit::PermuteVariant::fused, o);
+    const auto c = p.config();
+    return std::array<int, 7>{c.tile,           c.team_rows,         c.vector,
+                              c.pad,            p.tiles_per_team(),  static_cast<int>(p.method()),
+                              p.tiled_team_size()};
+  };
+  const std::string same = "the launch of trial ";
+  std::vector<std::array<int, 7>> ran;
+  for (const auto& t : r.trials) {
+    if (t.problem.rfind(same, 0) == 0) {
+      const auto k = std::stoul(t.problem.substr(same.size()));
+      ASSERT_LT(k, r.trials.size());
+      EXPECT_EQ(launch(t.options), launch(r.trials[k].options)) << t.problem;
+    } else if (t.problem.empty()) {
+      const auto l = launch(t.options);
+      EXPECT_EQ(std::count(ran.begin(), ran.end(), l), 0) << "tile " << l[0] << " rows " << l[1];
+      ran.push_back(l);
+    }
+  }
   auto hout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   long wrong = 0;
   std::array<int, 4> i{}, j{};
@@ -128,6 +153,9 @@ TYPED_TEST(Tune, PermuteEveryCandidateGivesThePermutation) {
   check_permute<E, T>({5, 3, 17, 9}, {3, 1, 0, 2});
   check_permute<E, T>({2, 33, 7, 65}, {3, 2, 1, 0});
   check_permute<E, T>({1, 31, 1, 37}, {0, 3, 2, 1});
+  // A short output dimension (9 x 16): Cuda's default launch takes the wide
+  // box, a candidate of the same tile the default one.
+  check_permute<E, T>({16, 9, 7, 64}, {3, 2, 1, 0});
 }
 
 TYPED_TEST(Tune, BadInputThrowsBeforeWriting) {

@@ -98,15 +98,20 @@ double fastest_ms(const ExecSpace& exec, int reps, Fn&& fn) {
   return best;
 }
 
-/// What a plan launches (its resolved shape, tiles a team, method): trials
-/// with equal ones run the same kernels.
+/// What a plan launches (its resolved shape, tiles a team, method, and how
+/// many times the config's team rows its tiled launch runs): trials with
+/// equal ones run the same kernels. The last counts a permutation's wide box
+/// (PermutePlan::tiled_team_size), so a default trial that took it and a
+/// candidate of the same tile and team with the default box both run.
 template <class Plan>
-std::array<int, 6> launch_of(const Plan& p) {
+std::array<int, 7> launch_of(const Plan& p) {
   const backends::TileConfig& c = p.config();
-  int per_team = c.tiles_per_team, method = 0;
+  int per_team = c.tiles_per_team, method = 0, widened = 1;
   if constexpr (requires { p.tiles_per_team(); }) per_team = p.tiles_per_team();
   if constexpr (requires { p.method(); }) method = static_cast<int>(p.method()) + 1;
-  return {c.tile, c.team_rows, c.vector, c.pad, per_team, method};
+  if constexpr (requires { p.tiled_team_size(); })
+    if (c.team_rows * c.vector > 0) widened = p.tiled_team_size() / (c.team_rows * c.vector);
+  return {c.tile, c.team_rows, c.vector, c.pad, per_team, method, widened};
 }
 
 /// Runs `base` as given, then every candidate, through make_plan / run,
@@ -136,7 +141,7 @@ TuneResult<Options> tune(const std::string& where, const ExecSpace& exec, const 
     if constexpr (requires { o.tiles_per_team; }) o.tiles_per_team = c.tiles_per_team;
     tries.push_back(o);
   }
-  std::vector<std::array<int, 6>> launched(tries.size(), std::array<int, 6>{});
+  std::vector<std::array<int, 7>> launched(tries.size(), std::array<int, 7>{});
   for (std::size_t k = 0; k < tries.size(); ++k) {
     typename TuneResult<Options>::Trial trial;
     trial.options = tries[k];

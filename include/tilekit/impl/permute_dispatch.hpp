@@ -325,6 +325,14 @@ class PermutePlan {
   /// Tiles below which the default tile is halved (impl::tiles_wanted).
   index_t want_tiles() const { return impl::tiles_wanted<ExecSpace>(exec_.concurrency()); }
 
+  /// Whether the caller gave any part of the launch shape (tile, team rows,
+  /// vector, pad, tiles a team): the backend's own choices of it (wide boxes,
+  /// the transpose method) apply only where none is given.
+  bool launch_given() const {
+    const PermuteOptions& o = opts_;
+    return o.tile > 0 || o.team_rows > 0 || o.vector > 0 || o.pad >= 0 || o.tiles_per_team > 0;
+  }
+
   /// The backend's wider box (Traits::permute_wide_box) in place of the
   /// tiled method's default one (tiling, box), where it applies: no launch
   /// option given, the output's fastest fused dimension shorter than `below`,
@@ -334,10 +342,8 @@ class PermutePlan {
   void widen(impl::Tiling& tiling, impl::TileBox& box, std::size_t smax) {
     if constexpr (requires { backends::Traits<ExecSpace>::permute_wide_box; }) {
       constexpr backends::PermuteWideBox wb = backends::Traits<ExecSpace>::permute_wide_box;
-      const PermuteOptions& o = opts_;
       const int r = fused_.rank;
-      if (wb.below <= 0 || o.tile > 0 || o.team_rows > 0 || o.vector > 0 || o.pad >= 0 ||
-          o.tiles_per_team > 0 || tiling.layout.kind == impl::BoxKind::affine ||
+      if (wb.below <= 0 || launch_given() || tiling.layout.kind == impl::BoxKind::affine ||
           fused_.n[fused_.p[r - 1]] >= wb.below)
         return;
       const index_t t = config_.tile;
@@ -546,10 +552,8 @@ class PermutePlan {
   void plan_transpose(const T* in, const TOut* out) {
     if constexpr (by_transpose) {
       const PermuteOptions& o = opts_;
-      const bool defaults = o.tile == 0 && o.team_rows == 0 && o.vector == 0 && o.pad < 0 &&
-                            o.tiles_per_team == 0;
       const TransposeDims d = transpose_dims();
-      if (method_ != PermuteMethod::tiled || !defaults || d.a < 0) return;
+      if (method_ != PermuteMethod::tiled || launch_given() || d.a < 0) return;
       TransposeOptions to;
       to.align = o.align;
       to.label = o.label + "_transpose";
