@@ -9,6 +9,8 @@ deep_copy of the same run, % of theoretical peak, speedup over naive, plus any
 op-specific columns the rows carry. --extremes instead gives, per family, space
 and type over all the files, the worst and the best case of the kernels against
 the copy of their own run (and, for reduce sums, against CUB's sum of the same n).
+Google Benchmark files among them (bench_cmm's, which bench/awkward.sh writes beside
+the tool's) give the CMM kernels against cuBLAS of the same N and run instead.
 """
 import json
 import sys
@@ -59,11 +61,44 @@ def case(r):
     return fmt(r["shape"]) + (" perm " + fmt(perm).replace("x", ",") if perm else "")
 
 
+def gbench_cases(d):
+    """(variant, space, dtype, n) -> GFLOP/s of a Google Benchmark file's rows
+    named variant/Space/dtype/N/..."""
+    rates = {}
+    for b in d["benchmarks"]:
+        parts = b["name"].split("/")
+        if len(parts) >= 4 and b.get("GFLOP/s"):
+            rates[(parts[0], parts[1], parts[2], int(parts[3]))] = b["GFLOP/s"]
+    return rates
+
+
+def cmm_extremes(files):
+    groups = {}
+    for d in files:
+        rates = gbench_cases(d)
+        for (variant, space, dtype, n), rate in rates.items():
+            ref = rates.get(("cublas", space, dtype, n))
+            if variant not in ("cublas", "cublas_gemm") and ref:
+                groups.setdefault((variant, space, dtype), []).append((100.0 * rate / ref, n))
+    out = ["| family | variant | space | dtype | cases | worst % of cuBLAS | worst N | median | best % of cuBLAS | best N |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    for (variant, space, dtype), g in sorted(groups.items()):
+        g.sort()
+        med = g[len(g) // 2][0] if len(g) % 2 else (g[len(g) // 2 - 1][0] + g[len(g) // 2][0]) / 2
+        out.append(f"| cmm | {variant} | {space} | {dtype} | {len(g)} | {g[0][0]:.1f} | {g[0][1]} | "
+                   f"{med:.1f} | {g[-1][0]:.1f} | {g[-1][1]} |")
+    return "\n".join(out) if groups else ""
+
+
 def extremes(paths):
     groups = {}
     cub = {}
+    gbench = []
     for path in paths:
         d = json.load(open(path))
+        if "benchmarks" in d:
+            gbench.append(d)
+            continue
         for r in d["rows"]:
             if r["variant"] == "cub" and r.get("ms"):
                 cub[(r["space"], r["dtype"], fmt(r["shape"]))] = r["ms"]
@@ -84,11 +119,18 @@ def extremes(paths):
         vs_cub = f"{min(vs):.1f}..{max(vs):.1f}" if vs else "-"
         out.append(f"| {op} | {variant} | {space} | {dtype} | {len(g)} | {g[0][0]:.1f} | {g[0][1]} | "
                    f"{med:.1f} | {g[-1][0]:.1f} | {g[-1][1]} | {vs_cub} |")
-    return "\n".join(out)
+    cmm = cmm_extremes(gbench)
+    return "\n".join(out) + ("\n\n" + cmm if cmm else "")
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--extremes"]:
         print(extremes(sys.argv[2:]))
     else:
-        print("\n\n".join(table(p) for p in sys.argv[1:]))
+        tables = []
+        for p in sys.argv[1:]:
+            if "benchmarks" in json.load(open(p)):  # Google Benchmark's own format
+                tables.append(f"**{p}**: a Google Benchmark file (its extremes: --extremes)")
+            else:
+                tables.append(table(p))
+        print("\n\n".join(tables))
