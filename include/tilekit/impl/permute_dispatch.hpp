@@ -286,7 +286,9 @@ class PermutePlan {
     config_ = backends::Traits<ExecSpace>::permute_tile(std::max(sizeof(T), sizeof(TOut)));
     const auto& o = opts_;
     if (o.tile < 0 || o.team_rows < 0 || o.vector < 0 || o.tiles_per_team < 0)
-      detail::fail(where(), "tile, team_rows, vector and tiles_per_team must be positive");
+      detail::fail(where(),
+                   "tile, team_rows, vector and tiles_per_team must not be negative"
+                   " (0: the backend's choice)");
     if (o.tile > 0) config_.tile = o.tile;
     if (o.tiles_per_team > 0) config_.tiles_per_team = o.tiles_per_team;
     if (o.team_rows > 0) config_.team_rows = o.team_rows;

@@ -53,7 +53,9 @@ constexpr bool is_reduce_type_v = std::is_same_v<T, std::int32_t> ||
 template <class Exec>
 backends::ReduceConfig resolve_reduce(const std::string& where, const ReduceOptions& o) {
   if (o.team_rows < 0 || o.vector < 0 || o.teams < 0 || o.block < 0 || o.warp < 0)
-    detail::fail(where, "team_rows, vector, teams, block and warp must be positive");
+    detail::fail(where,
+                 "team_rows, vector, teams, block and warp must not be negative"
+                 " (0: the backend's choice)");
   backends::ReduceConfig c = backends::Traits<Exec>::reduce_config();
   if (o.team_rows > 0) c.team_rows = o.team_rows;
   if (o.vector > 0) c.vector = o.vector;

@@ -63,7 +63,9 @@ class RectInplaceTranspose {
     cfg_ = backends::RectInplaceTraits<ExecSpace>::config(exec_);
     if (o.line_scratch >= 0) cfg_.scratch_bytes = static_cast<std::size_t>(o.line_scratch);
     if (o.slots < 0 || o.width < 0 || o.threads < 0)
-      detail::fail(label_, "slots, tile (block width) and team_rows must be positive");
+      detail::fail(label_,
+                   "slots, tile (block width) and team_rows must not be negative"
+                   " (0: the backend's choice)");
     slots_ = o.slots;
     if (o.threads > 0) cfg_.team_threads = o.threads;
     if (o.width > 0) cfg_.line_bytes = o.width * static_cast<int>(sizeof(T));

@@ -87,7 +87,9 @@ backends::TileConfig resolve_tile(const std::string& where, const TransposeOptio
   if (o.tiles_per_team > 0) c.tiles_per_team = o.tiles_per_team;
   if (!padded) c.pad = 0;
   if (o.tile < 0 || o.team_rows < 0 || o.vector < 0 || o.tiles_per_team < 0)
-    detail::fail(where, "tile, team_rows, vector and tiles_per_team must be positive");
+    detail::fail(where,
+                 "tile, team_rows, vector and tiles_per_team must not be negative"
+                 " (0: the backend's choice)");
   if (c.tile > max_edge)
     detail::fail(where,
                  "tile edge " + std::to_string(c.tile) + " exceeds " + std::to_string(max_edge));
