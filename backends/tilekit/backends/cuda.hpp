@@ -119,8 +119,8 @@ struct Traits<Kokkos::Cuda> {
   /// reduce: 256-thread blocks (8 warps); each thread keeps four 16-byte loads
   /// in flight (64 bytes, for every element type). Production league: one
   /// resident wave, 50% of the 8 blocks of 256 threads an SM holds at full
-  /// occupancy (the sum kernels use 48-56 registers per thread on sm_90, so 4
-  /// or 5 such blocks fit an SM's 64K registers): 4 blocks per SM, 528 on an
+  /// occupancy (the sum kernels held 48-56 registers when this was set; at 6337028
+  /// the double sum holds 70, three blocks an SM: fit_league): 4 blocks per SM, 528 on an
   /// H200, which keeps 64 KiB of loads in flight per SM and leaves the last
   /// block about two partials per thread to join. Swept on the H200 (sum, %
   /// of CUB's throughput, float 2^22 / 2^24 / 2^26): 264 teams 81 / 78 / 80,
