@@ -98,20 +98,19 @@ double fastest_ms(const ExecSpace& exec, int reps, Fn&& fn) {
   return best;
 }
 
-/// What a plan launches (its resolved shape, tiles a team, method, and how
-/// many times the config's team rows its tiled launch runs): trials with
-/// equal ones run the same kernels. The last counts a permutation's wide box
-/// (PermutePlan::tiled_team_size), so a default trial that took it and a
-/// candidate of the same tile and team with the default box both run.
+/// What a plan launches (its resolved shape, tiles a team, method, and the
+/// work items of a permutation's tiled team: twice the config's where the
+/// plan took the backend's wide box, PermutePlan::tiled_team_size): trials
+/// with equal ones run the same kernels, so a default trial with the wide box
+/// and a candidate of the same tile and team with the default box both run.
 template <class Plan>
 std::array<int, 7> launch_of(const Plan& p) {
   const backends::TileConfig& c = p.config();
-  int per_team = c.tiles_per_team, method = 0, widened = 1;
+  int per_team = c.tiles_per_team, method = 0, team = 0;
   if constexpr (requires { p.tiles_per_team(); }) per_team = p.tiles_per_team();
   if constexpr (requires { p.method(); }) method = static_cast<int>(p.method()) + 1;
-  if constexpr (requires { p.tiled_team_size(); })
-    if (c.team_rows * c.vector > 0) widened = p.tiled_team_size() / (c.team_rows * c.vector);
-  return {c.tile, c.team_rows, c.vector, c.pad, per_team, method, widened};
+  if constexpr (requires { p.tiled_team_size(); }) team = p.tiled_team_size();
+  return {c.tile, c.team_rows, c.vector, c.pad, per_team, method, team};
 }
 
 /// Runs `base` as given, then every candidate, through make_plan / run,

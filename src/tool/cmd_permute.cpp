@@ -239,7 +239,10 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
     row.extra["method"] = std::string(to_string(run.method));
     if (v == PermuteVariant::fused) row.extra["fused"] = run.fused;
     if (run.skew > 0) row.extra["skew"] = run.skew;
-    if (!run.box.empty()) row.extra["box"] = run.box, row.extra["threads"] = run.threads;
+    if (!run.box.empty()) {
+      row.extra["box"] = run.box;
+      row.extra["threads"] = run.threads;
+    }
     if (run.pack > 1 && o.alpha == 1 && o.beta == 0) row.extra["pack"] = run.pack;
     if (!good) row.extra["error"] = "WRONG RESULT";
     const double ms = row.ms;
