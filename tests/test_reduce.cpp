@@ -4,6 +4,7 @@
 // launch-shape overrides (several teams on every space); every error case.
 #include <tilekit/reduce.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -220,26 +221,78 @@ TYPED_TEST(Reduce, EvenSplitOfRows) {
 }
 
 TYPED_TEST(Reduce, DefaultLeagueIsBoundedAndGrowsWithSize) {
-  // The default league: at most the backend's cap, and never more teams than
-  // there are rounds of loads to share (no idle teams at small sizes).
+  // The default league: never more teams than there are rounds of loads to
+  // share (no idle teams at small sizes); at most the cap up to cap x
+  // team_rounds rounds, and beyond, where the backend deals the rounds of a
+  // kernel that loads ahead in waves (ReduceConfig::team_rounds), one team
+  // per team_rounds rounds up to league_waves x the cap. The large views are
+  // unmanaged ones over a small allocation: a plan reads nothing of its view.
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
   using Mem = typename E::memory_space;
+  using U = Kokkos::View<T*, Mem, Kokkos::MemoryUnmanaged>;
   E exec;
-  const auto c = tilekit::backends::Traits<E>::reduce_config();
+  constexpr auto c = tilekit::backends::Traits<E>::reduce_config();
   const i64 threads = i64(c.team_rows) * c.vector;
   const i64 W = c.load_bytes > int(sizeof(T)) ? c.load_bytes / i64(sizeof(T)) : 1;
+  constexpr bool ahead =
+      tilekit::impl::ReduceKernel<E, T, tilekit::Sum, c.load_bytes, c.loads>::Ahead;
+  const bool waves = c.team_rounds > 0 && c.league_waves > 1 && c.interleave && ahead;
+  Kokkos::View<T*, Mem> small(Kokkos::view_alloc(Kokkos::WithoutInitializing, "v"), 64);
   i64 prev = 0;
-  for (i64 n : {i64(0), i64(1) << 10, i64(1) << 16, i64(1) << 20, i64(1) << 24}) {
-    Kokkos::View<T*, Mem> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "v"), n);
-    tilekit::ReducePlan plan(exec, v, tilekit::Sum{});
+  for (int lg : {-1, 10, 16, 20, 24, 28, 31, 34}) {
+    const i64 n = lg < 0 ? 0 : i64(1) << lg;
+    tilekit::ReducePlan plan(exec, U(small.data(), n), tilekit::Sum{});
     const i64 rows = n / W / threads;  // a fresh allocation is aligned
     const i64 rounds = (rows + c.loads - 1) / c.loads;
-    EXPECT_EQ(plan.league(), std::max<i64>(1, std::min<i64>(plan.league_cap(), rounds)))
-        << "n = " << n;
+    const i64 cap = plan.league_cap();
+    EXPECT_EQ(plan.league_most(), waves ? cap * c.league_waves : cap);
+    const i64 spread = waves ? (rounds + c.team_rounds - 1) / c.team_rounds : 0;
+    const i64 most = std::clamp(spread, cap, plan.league_most());
+    EXPECT_EQ(plan.league(), std::max<i64>(1, std::min<i64>(most, rounds))) << "n = " << n;
     EXPECT_GE(plan.league(), prev);
+    EXPECT_LE(plan.league(), plan.league_most());
     prev = plan.league();
   }
+  // A caller's teams, a split into contiguous shares, and a strided view
+  // keep the cap.
+  const i64 big = i64(1) << 34;
+  tilekit::ReduceOptions o;
+  o.split = tilekit::ReduceSplit::contiguous;
+  EXPECT_EQ(tilekit::ReducePlan(exec, U(small.data(), big), tilekit::Sum{}, o).league_most(),
+            tilekit::ReducePlan(exec, U(small.data(), big), tilekit::Sum{}, o).league_cap());
+  o = {};
+  o.teams = 7;
+  EXPECT_EQ(tilekit::ReducePlan(exec, U(small.data(), big), tilekit::Sum{}, o).league(), 7);
+  Kokkos::View<T*, Kokkos::LayoutStride, Mem, Kokkos::MemoryUnmanaged> every2(
+      small.data(), Kokkos::LayoutStride(big / 2, 2));
+  tilekit::ReducePlan strided(exec, every2, tilekit::Sum{});
+  EXPECT_TRUE(strided.strided());
+  EXPECT_EQ(strided.league_most(), strided.league_cap());
+}
+
+TYPED_TEST(Reduce, DefaultLeagueInWavesGivesEveryOperation) {
+  // Where the backend deals a large view's rounds to more teams than its cap
+  // (league_most() > league_cap(): CUDA), every operation at a size whose
+  // league is two waves of the cap and one team more, from an unaligned start.
+  using E = typename TypeParam::exec;
+  using T = typename TypeParam::value;
+  using U = Kokkos::View<T*, typename E::memory_space, Kokkos::MemoryUnmanaged>;
+  const auto c = tilekit::backends::Traits<E>::reduce_config();
+  Kokkos::View<T*, typename E::memory_space> probe("probe", 1);
+  tilekit::ReducePlan sizing(E(), probe, tilekit::Sum{});
+  if (sizing.league_most() == sizing.league_cap())
+    GTEST_SKIP() << "this space's default league is its cap at every size";
+  const i64 threads = i64(c.team_rows) * c.vector;
+  const i64 W = c.load_bytes > int(sizeof(T)) ? c.load_bytes / i64(sizeof(T)) : 1;
+  const i64 rounds = 2 * sizing.league_cap() * c.team_rounds + 1;
+  const i64 n = rounds * c.loads * threads * W - 5;
+  std::vector<T> h;
+  auto buf = make_data<E, T>(n + 3, small_value, h);
+  U v(buf.data() + 3, n);
+  tilekit::ReducePlan plan(E(), v, tilekit::Sum{});
+  EXPECT_GT(plan.league(), 2 * plan.league_cap());
+  check_all_ops<E, T>(v, reference(h.data() + 3, n), n);
 }
 
 // ------------------------------------------------------------------ 2^26

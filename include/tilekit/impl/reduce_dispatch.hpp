@@ -230,8 +230,12 @@ class ReducePlan {
           if (strided_) fit = resident_teams(StridedKernel{});
         cap_ = std::min(cap_, fit > 0 ? fit : resident_teams(Kernel{}));
       }
-    if (cap_ > std::numeric_limits<int>::max())
-      detail::fail(where(), "teams " + std::to_string(cap_) + " exceed 2^31 - 1");
+    most_ = cap_;
+    if (opts_.teams == 0 && config_.team_rounds > 0 && config_.league_waves > 1 &&
+        Kernel::Ahead && interleave_ && !strided_)
+      most_ = cap_ * config_.league_waves;
+    if (most_ > std::numeric_limits<int>::max())
+      detail::fail(where(), "teams " + std::to_string(most_) + " exceed 2^31 - 1");
     league_ = league_for(strided_ ? StridedKernel::rows_of(n_, threads_)
                                   : Kernel::rows_of(n_, 0, threads_));
     label_ = opts_.label + "_" + std::string(op_name<Op>());
@@ -272,9 +276,15 @@ class ReducePlan {
   index_t size() const { return n_; }
   /// Teams launched for an aligned view (the most for any alignment).
   index_t league() const { return league_; }
-  /// Most teams the plan launches for large views (ReduceOptions::teams, or the
-  /// backend's league_pct of the space's concurrency).
+  /// Most teams the plan launches for views of up to league_cap() x
+  /// team_rounds rounds (ReduceOptions::teams, or the backend's league_pct of
+  /// the space's concurrency, and on a space that fits the league, the teams
+  /// of the kernel resident at once).
   index_t league_cap() const { return cap_; }
+  /// Most teams the plan launches for any view: league_cap(), or where the
+  /// backend deals larger views' rounds to more teams in waves
+  /// (ReduceConfig::team_rounds), league_waves x league_cap().
+  index_t league_most() const { return most_; }
 
   /// Most rounded additions on any element's path to the result (for any
   /// alignment of the view): h of the bound gamma_h * sum|x| below. A work
@@ -433,9 +443,15 @@ class ReducePlan {
   }
 
   /// Teams for `rows` whole rows: each takes at least K rows (one round of K
-  /// loads per work item), and at most cap_ teams run.
+  /// loads per work item); at most cap_ teams, or where most_ exceeds it,
+  /// ceil(rounds / team_rounds) teams between cap_ and most_ (monotone in
+  /// rows: an execute() never launches more teams than league_ partials).
   index_t league_for(index_t rows) const {
-    return impl::clamp_league(impl::ceil_div(rows, Kernel::K), cap_);
+    const index_t rounds = impl::ceil_div(rows, Kernel::K);
+    const index_t cap =
+        most_ > cap_ ? std::clamp(impl::ceil_div(rounds, index_t(config_.team_rounds)), cap_, most_)
+                     : cap_;
+    return impl::clamp_league(rounds, cap);
   }
 
   /// Launches f (Kernel, or StridedKernel with its runs set) for `rows`
@@ -488,6 +504,7 @@ class ReducePlan {
   int threads_ = 1;
   int groups_ = 1;  ///< G of the kernel's two-level team join
   index_t cap_ = 1;
+  index_t most_ = 1;  ///< league_most()
   index_t league_ = 1;
   Kokkos::View<typename Kernel::acc_type*, Mem> partial_;
   Kokkos::View<unsigned, Mem> counter_;
