@@ -222,10 +222,10 @@ TYPED_TEST(Reduce, EvenSplitOfRows) {
 
 TYPED_TEST(Reduce, DefaultLeagueIsBoundedAndGrowsWithSize) {
   // The default league: never more teams than there are rounds of loads to
-  // share (no idle teams at small sizes); at most the cap up to cap x
-  // team_rounds rounds, and beyond, where the backend deals the rounds of a
-  // kernel that loads ahead in waves (ReduceConfig::team_rounds), one team
-  // per team_rounds rounds up to league_waves x the cap. The large views are
+  // share (no idle teams at small sizes); at most the cap, or where the
+  // backend deals the rounds of a kernel that loads ahead in waves
+  // (ReduceConfig::team_rounds), whole waves of the cap, one for every cap x
+  // team_rounds rounds, up to league_waves of them. The large views are
   // unmanaged ones over a small allocation: a plan reads nothing of its view.
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
@@ -247,8 +247,8 @@ TYPED_TEST(Reduce, DefaultLeagueIsBoundedAndGrowsWithSize) {
     const i64 rounds = (rows + c.loads - 1) / c.loads;
     const i64 cap = plan.league_cap();
     EXPECT_EQ(plan.league_most(), waves ? cap * c.league_waves : cap);
-    const i64 spread = waves ? (rounds + c.team_rounds - 1) / c.team_rounds : 0;
-    const i64 most = std::clamp(spread, cap, plan.league_most());
+    const i64 w = waves ? std::clamp<i64>(rounds / (cap * c.team_rounds), 1, c.league_waves) : 1;
+    const i64 most = w * cap;
     EXPECT_EQ(plan.league(), std::max<i64>(1, std::min<i64>(most, rounds))) << "n = " << n;
     EXPECT_GE(plan.league(), prev);
     EXPECT_LE(plan.league(), plan.league_most());
@@ -274,7 +274,7 @@ TYPED_TEST(Reduce, DefaultLeagueIsBoundedAndGrowsWithSize) {
 TYPED_TEST(Reduce, DefaultLeagueInWavesGivesEveryOperation) {
   // Where the backend deals a large view's rounds to more teams than its cap
   // (league_most() > league_cap(): CUDA), every operation at a size whose
-  // league is two waves of the cap and one team more, from an unaligned start.
+  // league is two waves of the cap, from an unaligned start.
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
   using U = Kokkos::View<T*, typename E::memory_space, Kokkos::MemoryUnmanaged>;
@@ -291,7 +291,7 @@ TYPED_TEST(Reduce, DefaultLeagueInWavesGivesEveryOperation) {
   auto buf = make_data<E, T>(n + 3, small_value, h);
   U v(buf.data() + 3, n);
   tilekit::ReducePlan plan(E(), v, tilekit::Sum{});
-  EXPECT_GT(plan.league(), 2 * plan.league_cap());
+  EXPECT_EQ(plan.league(), 2 * plan.league_cap());
   check_all_ops<E, T>(v, reference(h.data() + 3, n), n);
 }
 

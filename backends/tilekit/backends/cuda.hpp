@@ -141,16 +141,17 @@ struct Traits<Kokkos::Cuda> {
   /// read-only loads 104.4 / 95.8 / 96.2 / 97.9; and interleaved 101.1 / 98.5
   /// / 98.1 / 98.7; and the next round's loads ahead 102.6 / 99.8 / 98.7 /
   /// 98.9 (an L2 prefetch hint of 256 bytes: 102.9 / 100.5 / 99.8 / 93.8).
-  /// Larger views deal their rounds to more teams, in waves (team_rounds 40,
-  /// up to 8 x the league: 3168 teams for the double sum, 4224 for floats).
-  /// H100, sum, % of CUB's throughput, 2^24 / 2^26 / 2^28 / 2^30, two rounds
-  /// (bench/results/reduce-waves-h100-*): double, 396 teams (one wave) 102.8
-  /// / 100.5 / 99.4 / 98.6, 792 100.3 / 100.5 / 99.8 / 99.0, 1584 99.3 /
-  /// 100.2 / 100.2 / 99.6, 3168 97.8 / 99.6 / 100.6 / 100.0 (contiguous
-  /// shares: 92-99 at every league); float, 528 teams 102.8 / 100.9 / 100.2 /
-  /// 100.2, 1056 99.2 / 99.8 / 99.9 / 100.0, 2112 99.2 / 99.8 / 100.7 / 100.9.
+  /// Larger views deal their rounds to more teams: whole waves of the league
+  /// (team_rounds 40: a wave for every 40 rounds a team of the league would
+  /// take, up to 12; the double sum: 396 teams at 2^24, 792 at 2^26, 3168 at
+  /// 2^28, 4752 from 2^29). H100, sum, % of CUB's throughput at 2^28 / 2^30
+  /// (bench/results/reduce-waves-h100/): double, 396 teams 99.3 / 98.5, 1584
+  /// 100.2 / 99.6, 3168 100.9 / 100.1, 4224 102.0 / 100.7, 6336 101.7 / 100.5;
+  /// float, 528 teams 100.2 / 100.1, 1584 100.4 / 100.8, 4224 102.0 / 101.7,
+  /// 6336 102.3 / 102.3. A last partial wave is a tail (double, 2^26: 792
+  /// teams 100.5, 820 93; 528 at 2^28 95.9); one wave stays best below 2^26.
   static constexpr ReduceConfig reduce_config() {
-    return {8, 32, 16, 4, 2, 256, 32, 50, true, 0, 0, true, 40, 8};
+    return {8, 32, 16, 4, 2, 256, 32, 50, true, 0, 0, true, 40, 12};
   }
   static int compute_units(const Kokkos::Cuda& exec) {
     return exec.cuda_device_prop().multiProcessorCount;

@@ -97,11 +97,10 @@ struct ReduceConfig {
   /// caller asks (and always where locate_rows > 0).
   bool interleave = false;
   /// production, interleaved contiguous views of kernels that load a round
-  /// ahead (ReduceKernel::Ahead), default league only: where the teams of the
-  /// cap would each take more than `team_rounds` rounds, ceil(rounds /
-  /// team_rounds) teams, in waves, up to league_waves x the cap (0: the cap
-  /// alone). With more teams than run at once the resident ones read rounds
-  /// far apart, as a contiguous split does, yet each in a window of the league.
+  /// ahead (ReduceKernel::Ahead), default league only: whole waves of the
+  /// cap's teams, one for every cap x `team_rounds` rounds, up to
+  /// `league_waves` of them (0: the cap alone). With more teams than run at
+  /// once, the resident ones read rounds a league apart.
   int team_rounds = 0;
   int league_waves = 1;
 };
