@@ -276,10 +276,10 @@ class ReducePlan {
   index_t size() const { return n_; }
   /// Teams launched for an aligned view (the most for any alignment).
   index_t league() const { return league_; }
-  /// Most teams the plan launches for views of up to league_cap() x
+  /// One wave: the most teams the plan launches below 2 x league_cap() x
   /// team_rounds rounds (ReduceOptions::teams, or the backend's league_pct of
   /// the space's concurrency, and on a space that fits the league, the teams
-  /// of the kernel resident at once).
+  /// of the kernel resident at once); league_most() for larger views.
   index_t league_cap() const { return cap_; }
   /// Most teams the plan launches for any view: league_cap(), or where the
   /// backend deals larger views' rounds to more teams in waves
