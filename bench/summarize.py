@@ -9,14 +9,21 @@ deep_copy of the same run, % of theoretical peak, speedup over naive, plus any
 op-specific columns the rows carry. --extremes instead gives, per family, space
 and type over all the files, the worst and the best case of the kernels against
 the copy of their own run (and, for reduce sums, against CUB's sum of the same n).
+The Python benchmark's files (bench/bench_python.py: a framework per row, not a
+space) read the same way, the framework in the space column.
 Google Benchmark files among them (bench_cmm's, which bench/awkward.sh writes beside
 the tool's) give the CMM kernels against cuBLAS of the same N and run instead.
 """
 import json
 import sys
 
-FIXED = ["op", "variant", "space", "shape", "dtype", "ms", "bytes", "gbps", "pct_copy",
-         "pct_peak", "speedup_vs_naive", "verified"]
+FIXED = ["op", "variant", "space", "framework", "shape", "dtype", "ms", "bytes", "gbps",
+         "pct_copy", "pct_peak", "speedup_vs_naive", "verified"]
+
+
+def space_of(r):
+    """A row's space (the tool's rows) or framework (the Python benchmark's)."""
+    return r.get("space") or r.get("framework", "-")
 
 
 def fmt(v, digits=1):
@@ -45,15 +52,15 @@ def table(path):
     out.append("| " + " | ".join(head) + " |")
     out.append("|" + "---|" * len(head))
     for r in d["rows"]:
-        cells = [r["variant"], r["space"], fmt(r["shape"]), r["dtype"], fmt(r["ms"], 3),
-                 fmt(r["gbps"], 0), fmt(r["pct_copy"]), fmt(r.get("pct_peak")),
+        cells = [r["variant"], space_of(r), fmt(r["shape"]), r["dtype"], fmt(r["ms"], 3),
+                 fmt(r.get("gbps"), 0), fmt(r.get("pct_copy")), fmt(r.get("pct_peak")),
                  fmt(r.get("speedup_vs_naive"), 2)]
         cells += [fmt(r.get(k), 3) for k in extra]
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out)
 
 
-BASELINES = {"copy", "memcpy", "cub", "copy_kernel", "openblas"}
+BASELINES = {"copy", "memcpy", "cub", "copy_kernel", "openblas", "tilekit_copy"}
 
 
 def case(r):
@@ -101,14 +108,14 @@ def extremes(paths):
             continue
         for r in d["rows"]:
             if r["variant"] == "cub" and r.get("ms"):
-                cub[(r["space"], r["dtype"], fmt(r["shape"]))] = r["ms"]
+                cub[(space_of(r), r["dtype"], fmt(r["shape"]))] = r["ms"]
         for r in d["rows"]:
             if r["variant"] in BASELINES or r.get("pct_copy") is None or not r.get("ms"):
                 continue
             if r.get("perm") and r["perm"] == sorted(r["perm"]):
                 continue  # the identity moves nothing a permutation has to
-            g = groups.setdefault((r["op"], r["variant"], r["space"], r["dtype"]), [])
-            ref = cub.get((r["space"], r["dtype"], fmt(r["shape"])))
+            g = groups.setdefault((r.get("op", "python"), r["variant"], space_of(r), r["dtype"]), [])
+            ref = cub.get((space_of(r), r["dtype"], fmt(r["shape"])))
             g.append((r["pct_copy"], case(r), 100.0 * ref / r["ms"] if ref else None))
     out = ["| family | variant | space | dtype | cases | worst % copy | worst case | median | best % copy | best case | % of CUB (min..max) |",
            "|---|---|---|---|---|---|---|---|---|---|---|"]
