@@ -101,20 +101,28 @@ struct Traits<Kokkos::Cuda> {
   static constexpr int transpose_thin_team = 512;
   static constexpr int transpose_thin_stage_bytes = 16;
   static constexpr int transpose_thin_store_bytes = 16;
-  /// cmm: 256-thread blocks, one thread per work item, tiles in shared memory.
-  /// Blocked: 8 rows x 8 (float) or 4 (double) column sets per thread, a
-  /// 128-row x 128 (64) column-set tile per block, 8 k per step (12 KiB of A
-  /// and B per step and buffer; 12 k: 18% slower, a partial unrolled pass);
-  /// its 203 registers (ptxas, sm_90; 212 for doubles) allow one block per SM
-  /// (a bound of two spills; 8 x 4 column sets with a bound of two ran slower,
-  /// 25.5 against 27.7 TFLOP/s; 16 x 8 threads with 8 x 16 outputs spill too).
-  /// H100, N = 4096 float: 27.6 TFLOP/s, 58% of cuBLAS (docs/performance.md).
+  /// cmm: one thread per work item, tiles in shared memory. Blocked: 128-
+  /// thread blocks (16 x 8 work items), 8 rows x 8 (float) or 4 (double)
+  /// column sets per thread, a 128-row x 64 (32) column-set tile per block,
+  /// and a bound of two blocks per SM: 213 registers for floats (ptxas,
+  /// sm_90; 226 for doubles), no spills, so one block computes while the
+  /// other waits at its step's barrier. Floats stage 16 k per step (35 KiB of
+  /// scratch for both buffers), doubles 8 (16 k: 52 KiB, above the 40 KiB a
+  /// Kokkos team gets). H100, % of cuBLAS at N = 4096 / 8192 / 4000, float:
+  /// this shape 63.7 / 62.6 / 64.5; 8 k per step 54.4 / 53.0 / 56.6; the
+  /// 256-thread block (128 x 128 sets, 8 k, one block an SM: 203 registers,
+  /// a bound of two spills) 57.8 / 56.4 / 59.6; pad 0: 47, pad 8: 56-58;
+  /// tile groups of 2-16 within 0.6 points. Double: 27.6 / 26.2 / 27.7
+  /// against 25.1 / 24.4 / 25.2 with 256 threads (cuBLAS uses DMMA). Every
+  /// staged line must be one share of the team's threads (8 x 16 work items:
+  /// 256 columns of B for 128 threads, the general staging path: 13%), and
+  /// k_step must split evenly (12 k: 41%) (bench/results/cmm-shape-h100/).
   /// Tiled: one output per thread, 16 x 16 per block, 32 k per step (16 k:
   /// 40% slower; 32 x 8 or 8 x 32 threads: 27-35% slower).
   static constexpr CmmShape cmm_shape(std::size_t elem_bytes, bool register_blocked) {
     if (!register_blocked) return {16, 16, 1, 1, 32, 4, 8, 0, 0, 2};
-    return elem_bytes >= 8 ? CmmShape{16, 16, 8, 4, 8, 2, 8, 0, 0, 1}
-                           : CmmShape{16, 16, 8, 8, 8, 4, 8, 0, 0, 1};
+    return elem_bytes >= 8 ? CmmShape{16, 8, 8, 4, 8, 2, 8, 0, 0, 2}
+                           : CmmShape{16, 8, 8, 8, 16, 4, 4, 0, 0, 2};
   }
   /// reduce: 256-thread blocks (8 warps); each thread keeps four 16-byte loads
   /// in flight (64 bytes, for every element type). Production league: one
