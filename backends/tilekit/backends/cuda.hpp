@@ -104,7 +104,7 @@ struct Traits<Kokkos::Cuda> {
   /// cmm: one thread per work item, tiles in shared memory. Blocked: 128-
   /// thread blocks (16 x 8 work items), 8 rows x 8 (float) or 4 (double)
   /// column sets per thread, a 128-row x 64 (32) column-set tile per block,
-  /// and a bound of two blocks per SM: 213 registers for floats (ptxas,
+  /// and a bound of two blocks per SM: 255 registers for floats (ptxas,
   /// sm_90; 226 for doubles), no spills, so one block computes while the
   /// other waits at its step's barrier. Floats stage 16 k per step (35 KiB of
   /// scratch for both buffers), doubles 8 (16 k: 52 KiB, above the 40 KiB a
