@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "error_message.hpp"
 #include "test_helpers.hpp"
 
 namespace {
@@ -835,9 +836,12 @@ TYPED_TEST(PermuteErrors, RejectedBeforeAnythingIsWritten) {
                invalid_argument);
   tilekit::PermuteOptions no_steps;
   no_steps.tiles_per_team = -1;
-  EXPECT_THROW(tilekit::permute(exec, in, out, {2, 0, 1}, 1.0f, 0.0f, PermuteVariant::fused,
-                                no_steps),
-               invalid_argument);
+  const std::string negative = message_of<invalid_argument>([&] {
+    tilekit::permute(exec, in, out, {2, 0, 1}, 1.0f, 0.0f, PermuteVariant::fused, no_steps);
+  });  // says what it checks: 0 is allowed, the backend's choice
+  EXPECT_NE(negative.find("tiles_per_team must not be negative (0: the backend's choice)"),
+            std::string::npos)
+      << negative;
   EXPECT_TRUE(still_poisoned(out));
   // The message names the call, the extents and the permutation.
   try {

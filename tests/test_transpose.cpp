@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "error_message.hpp"
 #include "test_helpers.hpp"
 
 namespace {
@@ -620,6 +621,15 @@ TYPED_TEST(TransposeErrors, RejectedBeforeAnythingIsWritten) {
   EXPECT_THROW(tilekit::transpose_inplace(exec, square, tilekit::InplaceVariant::blocked,
                                           huge_tile),
                tilekit::invalid_argument);
+  // A negative option: the message says 0 is allowed (the backend's choice).
+  tilekit::TransposeOptions negative;
+  negative.tile = -1;
+  const std::string said = message_of<tilekit::invalid_argument>([&] {
+    tilekit::transpose(exec, square, View("o", 20, 20), tilekit::TransposeVariant::tiled,
+                       negative);
+  });
+  EXPECT_NE(said.find("must not be negative (0: the backend's choice)"), std::string::npos)
+      << said;
   // The message names the call and the extents.
   try {
     tilekit::transpose(exec, in, out);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "inplace_aliased.hpp"
+#include "error_message.hpp"
 #include "test_helpers.hpp"
 
 namespace {
@@ -247,6 +248,14 @@ TYPED_TEST(TransposeInplaceRect, Rejected) {
   o.workspace = -2;
   EXPECT_THROW(tilekit::InplaceTransposePlan(exec, a, tilekit::InplaceVariant::blocked, o),
                tilekit::invalid_argument);
+  tilekit::TransposeOptions negative;
+  negative.slots = -1;
+  const std::string said = message_of<tilekit::invalid_argument>(
+      [&] { tilekit::InplaceTransposePlan(exec, a, tilekit::InplaceVariant::blocked, negative); });
+  EXPECT_NE(said.find("slots, tile (block width) and team_rows must not be negative (0: the "
+                      "backend's choice)"),
+            std::string::npos)
+      << said;
   exec.fence();
   EXPECT_TRUE(still_poisoned(a));
 }
