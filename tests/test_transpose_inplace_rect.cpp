@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "inplace_aliased.hpp"
 #include "error_message.hpp"
+#include "inplace_aliased.hpp"
 #include "test_helpers.hpp"
 
 namespace {
