@@ -337,7 +337,10 @@ TYPED_TEST(CmmErrors, LaunchShapesBeyondTheSpaceAreRejected) {
     with(odd_k, v, "k_step 7");
     CmmOptions negative;
     negative.team_rows = -1;
-    with(negative, v, "negative");
+    with(negative, v, "group must not be negative (0: the backend's choice)");
+    CmmOptions below_pad;
+    below_pad.pad = -2;
+    with(below_pad, v, "pad not below -1 (-1: the backend's choice)");
     CmmOptions odd_rows;
     odd_rows.team_rows = 3;
     with(odd_rows, v, "team_rows 3 must be even");

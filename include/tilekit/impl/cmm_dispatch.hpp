@@ -124,7 +124,8 @@ class CmmPlan {
     if (o.team_rows < 0 || o.team_cols < 0 || o.threads < 0 || o.k_step < 0 || o.group < 0 ||
         o.pad < -1)
       detail::fail(where,
-                   "team_rows, team_cols, threads, k_step, group and pad must not be negative");
+                   "team_rows, team_cols, threads, k_step and group must not be negative (0: the "
+                   "backend's choice), pad not below -1 (-1: the backend's choice)");
     if (o.team_rows > 0) s.team_rows = o.team_rows;
     if (o.team_cols > 0) s.team_cols = o.team_cols;
     if (o.threads > 0) s.threads = o.threads;
