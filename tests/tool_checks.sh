@@ -65,6 +65,18 @@ rejects "--sub"           reduce --n 1024 --sub every2 --transfers pageable
 rejects "unknown key"     fuzz --replay "op=permute size=3"
 rejects "variant"         fuzz --replay "op=permute variant=quick type=float shape=3 perm=0"
 
+# --help is the tool's alone (Kokkos is given only the --kokkos-* arguments),
+# --kokkos-* arguments still reach Kokkos, and one Kokkos does not know is
+# rejected by name.
+if "$tool" transpose --help >"$tmp/out" 2>&1 && grep -q -- "--variant" "$tmp/out" &&
+   ! grep -qi "kokkos command line arguments" "$tmp/out"; then echo "ok: --help"
+else echo "FAIL: transpose --help"; cat "$tmp/out"; failed=1; fi
+if "$tool" --kokkos-disable-warnings transpose --n 64 --variant tiled --reps 1 \
+    --kokkos-print-configuration >"$tmp/out" 2>&1 && grep -q "Kokkos Version" "$tmp/out" &&
+   grep -Eq '^tiled +(Serial|OpenMP|Cuda) ' "$tmp/out"; then echo "ok: --kokkos-* arguments"
+else echo "FAIL: --kokkos-* arguments"; cat "$tmp/out"; failed=1; fi
+rejects "--kokkos-no-such-option" transpose --n 64 --kokkos-no-such-option
+
 # "host" and "default" name spaces this tool was built with: host a CPU space
 # (Serial or OpenMP) or, in a build without one (TILEKIT_SPACES=Cuda), a clear
 # refusal; default any built space.

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <string_view>
+#include <vector>
 
 #include <unistd.h>
 
@@ -25,11 +27,37 @@ void bind_threads(char** argv) {
   unsetenv("OMP_PROC_BIND");
   unsetenv("OMP_PLACES");
 }
+
+/// Kokkos reads the arguments that start with --kokkos (--kokkos-help,
+/// --kokkos-num-threads=N, ...) and no others: given every argument, it
+/// would take the tool's --help as its own and print its banner above the
+/// tool's help. Returns argv[0] and those arguments; argc and argv keep the
+/// rest (argv keeps room for all of them), which the tool parses.
+std::vector<char*> take_kokkos_arguments(int& argc, char** argv) {
+  std::vector<char*> kokkos{argv[0]};
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]).starts_with("--kokkos"))
+      kokkos.push_back(argv[i]);
+    else
+      argv[kept++] = argv[i];
+  }
+  argc = kept;
+  argv[argc] = nullptr;
+  return kokkos;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   bind_threads(argv);
-  Kokkos::ScopeGuard kokkos(argc, argv);  // consumes --kokkos-* arguments
+  std::vector<char*> kokkos_args = take_kokkos_arguments(argc, argv);
+  int kokkos_argc = static_cast<int>(kokkos_args.size());
+  kokkos_args.push_back(nullptr);
+  Kokkos::ScopeGuard kokkos(kokkos_argc, kokkos_args.data());
+  // What Kokkos did not take (a misspelt --kokkos option) goes back, for the
+  // tool to reject by name.
+  for (int i = 1; i < kokkos_argc; ++i) argv[argc++] = kokkos_args[i];
+  argv[argc] = nullptr;
   CLI::App app{"tilekit: tiled data-movement kernels on CPU and GPU (Kokkos)"};
   app.set_version_flag("--version", std::string("tilekit ") + tilekit::version_string);
   app.require_subcommand(1);
