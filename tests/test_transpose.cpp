@@ -516,10 +516,11 @@ TEST(TileCopy, FlatMove) {
 }
 
 /// Outputs past the backends' stream_min_bytes take the host path's streaming
-/// stores (where compiled in): rows whose start is 16-byte aligned are
-/// streamed, the others stored plainly. Two cases mix both: an even output
-/// row length at an aligned address (every row streamed), and an odd one
-/// starting one element past an aligned allocation (some rows streamed).
+/// stores (where compiled in): the whole 64-byte lines of each run are
+/// streamed, partial lines stored plainly. Three cases mix both: output rows
+/// of whole lines at an aligned address (every line streamed), rows 16 bytes
+/// past whole lines (each row's first or last line partial), and an odd row
+/// length starting one element past an aligned allocation.
 TYPED_TEST(Transpose, StreamedLargeOutputs) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
@@ -527,7 +528,9 @@ TYPED_TEST(Transpose, StreamedLargeOutputs) {
   using Unmanaged = Kokkos::View<T**, Kokkos::LayoutRight, typename E::memory_space,
                                  Kokkos::MemoryUnmanaged>;
   const long elements = (33L << 20) / static_cast<long>(sizeof(T));  // 33 MiB of output
+  constexpr int line_and_16 = 2048 + static_cast<int>(16 / sizeof(T));
   for (auto [rows, offset, v] : {std::tuple{2048, 0, tilekit::TransposeVariant::tiled},
+                                 {line_and_16, 0, tilekit::TransposeVariant::tiled},
                                  {2049, 1, tilekit::TransposeVariant::tiled_padded}}) {
     const int cols = static_cast<int>(elements / rows) + 1;
     const double bytes = static_cast<double>(rows) * cols * sizeof(T);
