@@ -384,9 +384,10 @@ TEST(TransposeTile, HostEdgeHalvedForSmallMatrices) {
       }
     Kokkos::View<float**, Kokkos::LayoutRight, E> a("a", 100, 100), b("b", 100, 100);
     const E exec;
+    const auto c4 = tilekit::backends::Traits<E>::transpose_tile(4);
     EXPECT_EQ(tilekit::TransposePlan(exec, a, b).config().tile,
-              fit_tile<E>(tilekit::backends::Traits<E>::transpose_tile(4).tile, 100, 100,
-                          exec.concurrency(), tilekit::impl::transpose_tile_rows<E>()));
+              fit_tile<E>(c4.tile, 100, 100, exec.concurrency(),
+                          tilekit::impl::host_transpose_rows<E, float>(c4)));
     // Tiles of 64 rows count as such: 2048^2 on 16 threads keeps 64 x 1024.
     EXPECT_EQ(fit_tile<E>(1024, 2048, 2048, 16, 64), 1024);
     EXPECT_EQ(fit_tile<E>(1024, 2048, 2048, 16), 256);
@@ -401,15 +402,16 @@ TEST(TransposeTile, HostEdgeHalvedForSmallMatrices) {
   }
 }
 
-/// Hosts' out-of-place tiles are 64 input rows by the edge
-/// (Traits::transpose_tile_rows): edges past 64 give rectangular tiles, whose
-/// scratch holds the tile transposed (edge rows of 64); ragged in both
-/// directions, both layouts, every element checked.
+/// Hosts' out-of-place tiles are 64 input rows by the edge, 128 for 4-byte
+/// elements (Traits::transpose_tile_rows_for): edges past that give
+/// rectangular tiles, whose scratch holds the tile transposed (edge rows of
+/// 64 or 128); ragged in both directions, both layouts, every element checked.
 TYPED_TEST(Transpose, RectangularHostTiles) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
-  constexpr int rows = tilekit::impl::transpose_tile_rows<E>();
+  constexpr int rows = tilekit::impl::host_transpose_rows<E, T>({1024, 1, 1, 1});
   if constexpr (rows > 0 && tilekit::impl::micro_edge<E, T>() > 0) {
+    EXPECT_EQ(rows, sizeof(T) == 4 ? 128 : tilekit::impl::transpose_tile_rows<E>());
     for (int tile : {32, 128, 256}) {
       tilekit::TransposeOptions o;
       o.tile = tile;
@@ -419,7 +421,7 @@ TYPED_TEST(Transpose, RectangularHostTiles) {
       EXPECT_EQ(plan.tile_rows(), tile > rows ? rows : tile);
       for (auto v : {tilekit::TransposeVariant::tiled, tilekit::TransposeVariant::tiled_padded})
         for (auto [r, c] : {std::pair{200, 300}, {130, 1000}, {1000, 130}, {64, 257}, {65, 256},
-                            {191, 129}})
+                            {191, 129}, {257, 129}})
           check_transpose<E, T, Kokkos::LayoutRight>(r, c, v, o);
       check_transpose<E, T, Kokkos::LayoutLeft>(191, 257, tilekit::TransposeVariant::tiled_padded,
                                                 o);

@@ -1,8 +1,9 @@
 #pragma once
 // Data shared by the host backends (OpenMP, Serial): a team is one thread
 // (team size 1, vector length 1) and the tile loop is a plain loop the compiler
-// vectorises. Out of place, a tile of 64 input rows by 4 KiB reads runs of
-// 4 KiB, which the hardware prefetchers follow, and writes runs of 256 bytes;
+// vectorises. Out of place, a tile of 64 input rows by 4 KiB (128 rows of
+// 4-byte elements) reads runs of 4 KiB, which the hardware prefetchers follow,
+// and writes runs of 512 bytes (1 KiB of 16-byte elements);
 // in place, a pair of 128 x 128 tiles (64 x 64 of 8-byte elements) rows of 512
 // bytes; the permute's boxes, where they transpose, load runs of 4 KiB and
 // store runs of 64 elements as the transpose's tiles. Tiles live in level-1
@@ -14,9 +15,10 @@ template <class Exec>
 struct HostTraits {
   static constexpr int loads_in_flight = 1;
   static constexpr long max_league = 1L << 30;
-  /// Out of place: tiles of 64 input rows by 4 KiB of each (64 x 1024 4-byte
-  /// elements, 64 x 512 8-byte ones; 256 KiB of scratch): a tile reads 64
-  /// runs of 4 KiB and writes 1024 runs of 256 bytes (streamed when large).
+  /// Out of place: tiles of 64 input rows by 4 KiB of each (64 x 512 8-byte
+  /// elements, 256 KiB of scratch; 4-byte ones 128 x 1024, 512 KiB, below): a
+  /// tile reads 64 runs of 4 KiB and writes 512 runs of 512 bytes (streamed
+  /// when large). The edge was chosen with tiles of 64 rows.
   /// Reads are what a CPU's tiles pay for: on the 2-core AMD EPYC, 2 threads,
   /// 8192^2 floats, reading square 512 x 512 tiles (runs of 2 KiB) moved
   /// 16 GB/s against 28 for one sequential read, and a tile copy without
@@ -30,8 +32,24 @@ struct HostTraits {
     const int edge = static_cast<int>(4096 / (elem_bytes > 0 ? elem_bytes : 1));
     return {edge, 1, 1, 1};
   }
-  /// The input rows of those tiles (impl::transpose_tile_rows).
+  /// The input rows of those tiles (impl::transpose_tile_rows), and of the
+  /// permute's host boxes that transpose.
   static constexpr int transpose_tile_rows = 64;
+  /// The out-of-place transpose's tiles of 4-byte elements take 128 input rows
+  /// (128 x 1024 floats, 512 KiB of scratch), so that a tile writes 512 bytes
+  /// of each output row, as the doubles' 64 rows do; other sizes keep
+  /// transpose_tile_rows (not measured otherwise). 16-core Xeon of an H200
+  /// machine, 16 threads, floats, % of memcpy, three alternated rounds, 64 ->
+  /// 128 rows: 16384^2 76.2, 77.0, 75.6 -> 81.0, 82.0, 81.2 (another machine
+  /// of the kind ran 16384^2 floats at 51-69% with any tile edge of 64 rows,
+  /// doubles at 76-85); 10007 x 10009 63.0, 68.6, 61.6 -> 75.7, 81.7, 55.8;
+  /// 8200 x 8192 80.3, 69.7, 67.0 -> 92.6, 90.4, 54.1; 512 x 524288 112.1,
+  /// 105.4, 97.4 -> 85.5, 112.2, 100.6. 2-core slice of the same Xeon, two
+  /// rounds: 16384^2 44.0, 39.6 -> 51.0, 50.1; 8192^2 45.5, 45.5 -> 44.1, 51.7
+  /// (bench/results/host-tile-rows-128/).
+  static constexpr int transpose_tile_rows_for(std::size_t elem_bytes) {
+    return elem_bytes == 4 ? 128 : transpose_tile_rows;
+  }
   /// The default tile edges (out of place, in place, permute) are halved
   /// (down to 32) while a matrix or tensor would give each thread fewer
   /// tiles than this (a 2048^2 matrix on 16 threads: 64 tiles of 256, not 16
@@ -133,9 +151,10 @@ struct HostTraits {
   /// The permute's pure moves whose fused problem is a 2-D transposition
   /// ([1, 2, 0] and [2, 0, 1] of a 3-D tensor, the innermost dimension moved
   /// outward at any rank) run the out-of-place transpose's plan: its tiles of
-  /// 64 rows by 4 KiB, walked down the columns of tiles, with the next rows
-  /// prefetched (the permute's boxes prefetch nothing). GB/s, boxes ->
-  /// transpose: 2-core EPYC, (512, 512, 1024) floats [2,0,1] 21 -> 27-28,
+  /// 64 (floats 128) rows by 4 KiB, walked down the columns of tiles, with
+  /// the next rows prefetched (the permute's boxes prefetch nothing). GB/s,
+  /// boxes -> transpose: 2-core EPYC, (512, 512, 1024) floats [2,0,1] 21 ->
+  /// 27-28,
   /// rank 4-6 with the innermost moved outward 10-17 -> 25-32; 16-core Xeon,
   /// those at 79-99 (88-99% of memcpy), but [1,2,0] and [2,0,1] of floats
   /// 81-86 -> 74-79 (docs/performance.md, "The permute's 2-D
@@ -155,7 +174,8 @@ struct HostTraits {
   }
   /// Launch shapes tune.hpp tries: tile edges of 16 to 256 elements (a
   /// one-thread team: the edge sets the run length and the cache footprint),
-  /// and for the transpose 512 to 2048 too (its tiles: 64 rows by the edge).
+  /// and for the transpose 512 to 2048 too (its tiles: 64 or 128 rows by the
+  /// edge).
   static std::vector<TileConfig> permute_candidates(std::size_t /*elem_bytes*/) {
     return {{16, 1, 1, 1}, {32, 1, 1, 1}, {64, 1, 1, 1}, {128, 1, 1, 1}, {256, 1, 1, 1}};
   }

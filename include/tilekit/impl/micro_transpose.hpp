@@ -143,6 +143,19 @@ constexpr int host_tile_rows(const backends::TileConfig& c) {
                                                                    : 0;
 }
 
+/// The out-of-place transpose's input rows a tile of T on the host path: the
+/// backend's transpose_tile_rows_for(sizeof(T)) where it gives one, else
+/// host_tile_rows (the permute's host boxes keep host_tile_rows); 0: square
+/// tiles.
+template <class Exec, class T>
+constexpr int host_transpose_rows(const backends::TileConfig& c) {
+  const int rows = host_tile_rows<Exec, T>(c);
+  if constexpr (requires { backends::Traits<Exec>::transpose_tile_rows_for(sizeof(T)); })
+    return rows > 0 ? backends::Traits<Exec>::transpose_tile_rows_for(sizeof(T)) : 0;
+  else
+    return rows;
+}
+
 /// Whether a thin matrix takes the staged thin kernel: the backend has one,
 /// and the thin side is the output's rows (rows thin: without scratch each
 /// work item writes its own output row) of at least

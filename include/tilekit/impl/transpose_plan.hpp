@@ -236,8 +236,9 @@ class TransposePlan {
   }
 
   std::string where() const { return opts_.label; }
-  /// The backend's transpose_tile_rows where its tiles take the host path; 0: square tiles.
-  int host_tile_rows() const { return impl::host_tile_rows<ExecSpace, T>(config_); }
+  /// The backend's tile rows where its tiles take the host path
+  /// (impl::host_transpose_rows); 0: square tiles.
+  int host_tile_rows() const { return impl::host_transpose_rows<ExecSpace, T>(config_); }
 
   /// (A batch takes the tiled kernel whatever its matrices' sides.)
   bool thin(const impl::TransposeGeom& g) const {
