@@ -3,7 +3,7 @@
 // (team size 1, vector length 1) and the tile loop is a plain loop the compiler
 // vectorises. Out of place, a tile of 64 input rows by 4 KiB (128 rows of
 // 4-byte elements) reads runs of 4 KiB, which the hardware prefetchers follow,
-// and writes runs of 512 bytes (1 KiB of 16-byte elements);
+// and writes runs of 64 elements (128 of 4-byte ones: 512 bytes);
 // in place, a pair of 128 x 128 tiles (64 x 64 of 8-byte elements) rows of 512
 // bytes; the permute's boxes, where they transpose, load runs of 4 KiB and
 // store runs of 64 elements as the transpose's tiles. Tiles live in level-1
