@@ -154,11 +154,11 @@ struct HostTraits {
   /// 64 (floats 128) rows by 4 KiB, walked down the columns of tiles, with
   /// the next rows prefetched (the permute's boxes prefetch nothing). GB/s,
   /// boxes -> transpose: 2-core EPYC, (512, 512, 1024) floats [2,0,1] 21 ->
-  /// 27-28,
-  /// rank 4-6 with the innermost moved outward 10-17 -> 25-32; 16-core Xeon,
-  /// those at 79-99 (88-99% of memcpy), but [1,2,0] and [2,0,1] of floats
-  /// 81-86 -> 74-79 (docs/performance.md, "The permute's 2-D
-  /// transpositions through the transpose"). Batches of them ([2,1,0] and
+  /// 27-28, rank 4-6 with the innermost moved outward 10-17 -> 25-32;
+  /// 16-core Xeon, those at 79-99 (88-99% of memcpy), but [1,2,0] and
+  /// [2,0,1] of floats 81-86 -> 74-79 (docs/performance.md, "The permute's
+  /// 2-D transpositions through the transpose"; tiles of 64 rows then).
+  /// Batches of them ([2,1,0] and
   /// [0,2,1] of a 3-D tensor, matrices of at least transpose_tile_rows both
   /// ways) too, one launch for the batch: (512, 512, 1024), GB/s, boxes ->
   /// transpose, EPYC floats [2,1,0] 19.8 -> 21.0-21.1, [0,2,1] 22.9-25.3 ->

@@ -198,7 +198,7 @@ class TransposePlan {
   int skew() const { return skew_; }
   /// Input rows of the tiles of the tiled kernels (the tile edge where they
   /// are square): TransposeTiled's ti without a skew.
-  int tile_rows() const { return impl::tile_rows(host_tile_rows(), config_.tile); }
+  int tile_rows() const { return impl::tile_rows(host_transpose_rows(), config_.tile); }
 
  private:
   /// The permute's transpose method runs its fused 2-D problem (or a batch
@@ -227,7 +227,7 @@ class TransposePlan {
         variant_ == TransposeVariant::tiled_padded, /*max_edge=*/8192);
     if (opts_.tile <= 0)
       config_.tile = impl::fit_tile<ExecSpace>(config_.tile, geom_.m, geom_.n, exec_.concurrency(),
-                                               host_tile_rows(), batch_.count);
+                                               host_transpose_rows(), batch_.count);
     detail::require_align(where(), opts_.align);
     if (variant_ != TransposeVariant::naive) {
       // Validate the launch shape now, not on first execution.
@@ -238,7 +238,7 @@ class TransposePlan {
   std::string where() const { return opts_.label; }
   /// The backend's tile rows where its tiles take the host path
   /// (impl::host_transpose_rows); 0: square tiles.
-  int host_tile_rows() const { return impl::host_transpose_rows<ExecSpace, T>(config_); }
+  int host_transpose_rows() const { return impl::host_transpose_rows<ExecSpace, T>(config_); }
 
   /// (A batch takes the tiled kernel whatever its matrices' sides.)
   bool thin(const impl::TransposeGeom& g) const {
