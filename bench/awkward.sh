@@ -2,25 +2,34 @@
 # The awkward shapes: what a user who does not pick the shapes gets. Each
 # family's production path on shapes that are not powers of two, skinny
 # matrices and tensors with small innermost extents, beside the headline
-# shape and the copy baseline of the same run (one JSON per family under OUT).
-# The worst and best of each family: bench/summarize.py --extremes OUT/*.json
+# shape and the copy baseline of the same run. One file per family in the
+# results store: OUT/MACHINE/<date>-<commit>-awkward-<family>.json (the tool's
+# calls merged by bench/summarize.py --store, each row's `case` naming its
+# call; OUT's INDEX.md rewritten when it has one).
+# The worst and best of each family: bench/summarize.py --extremes FILE...
 #
-#   bench/awkward.sh TOOL SPACE LABEL
+#   bench/awkward.sh TOOL SPACE MACHINE
 #   bench/awkward.sh /tmp/build/bin/tilekit cuda h200
-#   REPS=5 bench/awkward.sh build/bin/tilekit openmp dev2core
+#   REPS=5 bench/awkward.sh build/bin/tilekit openmp dev2core-xeon
 #   FAMILIES=permute bench/awkward.sh ...   (a subset: transpose permute reduce cmm)
+#   OUT=/tmp/results bench/awkward.sh ...   (another store; default bench/results)
 set -euo pipefail
-TOOL=$1 SPACE=$2 LABEL=$3
-OUT=${OUT:-bench/results}
+TOOL=$1 SPACE=$2 MACHINE=$3
+HERE=$(cd "$(dirname "$0")" && pwd)
+OUT=${OUT:-$HERE/results}
 REPS=${REPS:-20}
 FAMILIES=${FAMILIES:-transpose permute reduce cmm}
-mkdir -p "$OUT"
+PYTHON=${PYTHON:-python3}
+CALLS=$(mktemp -d)
+trap 'rm -rf "$CALLS"' EXIT
+COMMAND="REPS=$REPS FAMILIES=\"$FAMILIES\" bench/awkward.sh $(basename "$TOOL") $SPACE $MACHINE"
 run() {
   local name=$1
   shift
   case " $FAMILIES " in *" ${name%%-*} "*) ;; *) return 0 ;; esac
   echo "== $name $*"
-  "$TOOL" "$@" --space "$SPACE" --reps "$REPS" --json "$OUT/awkward-$name-$LABEL.json"
+  mkdir -p "$CALLS/${name%%-*}"
+  "$TOOL" "$@" --space "$SPACE" --reps "$REPS" --json "$CALLS/${name%%-*}/$name.json"
 }
 
 # 2-D: the headline square, odd and prime sizes (rows not a multiple of the
@@ -62,9 +71,20 @@ case " $FAMILIES " in *" cmm "*)
                  *) S=Serial N='1000|1024|1998|2002|2048' ;; esac
   if [ -x "$BENCH_CMM" ]; then
     echo "== cmm $S $N"
+    mkdir -p "$CALLS/cmm"
     "$BENCH_CMM" --benchmark_filter="^(copy|blocked|cublas|cublas_gemm)/$S/(float|double)/($N)/" \
-      --benchmark_out="$OUT/awkward-cmm-$LABEL.json" --benchmark_out_format=json
+      --benchmark_out="$CALLS/cmm/cmm.json" --benchmark_out_format=json
   else
     echo "awkward.sh: no $BENCH_CMM (benchmarks not built): cmm skipped" >&2
   fi ;;
 esac
+
+# Into the store: one file per family.
+for family in transpose permute reduce cmm; do
+  [ -d "$CALLS/$family" ] || continue
+  "$PYTHON" "$HERE/summarize.py" --store "$OUT" "$MACHINE" "awkward-$family" \
+    --command "$COMMAND" "$CALLS/$family"/*.json
+done
+if [ -f "$OUT/INDEX.md" ]; then
+  "$PYTHON" "$HERE/summarize.py" --index "$OUT" > "$OUT/INDEX.md"
+fi

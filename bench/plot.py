@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Effective bandwidth against size from a Google Benchmark JSON of bench_<family>.
 
-    /usr/bin/python3 bench/plot.py bench/results/bench_transpose-h200.json docs/img/transpose-h200.png
+    /usr/bin/python3 bench/plot.py bench/results/h200/2026-11-21-47c34db-bench-transpose.json docs/img/transpose-h200.png
 
 Benchmark names are variant/space/dtype/size; one panel per (space, dtype),
 one line per variant, the deep_copy baseline dashed.

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Draws the plots of a `tilekit study` report from its study.json.
 
-    /usr/bin/python3 study_plots.py study.json OUT_DIR
+    /usr/bin/python3 bench/study_plots.py docs/study/<machine>/study.json docs/study/<machine>
+
+Kept once, here: `tilekit study` runs it (TILEKIT_STUDY_PLOTS_SCRIPT) when it writes a report.
 
 Writes the PNG files report.md embeds (only those whose rows are present):
 sizes-<family>.png, launch-transpose.png, launch-reduce.png, cache.png,

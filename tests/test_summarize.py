@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""bench/summarize.py: its figures on results made for the test (known answers),
-and every committed result file read in both modes without an error.
+"""bench/summarize.py: its figures on results made for the test (known answers), and
+the results store's naming, index and checks on a small store of fixtures
+(tests/fixtures/results/: one tool file, one Google Benchmark file).
 
     python3 tests/test_summarize.py        (ctest: bench_summarize)
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -108,21 +110,153 @@ class Summarize(unittest.TestCase):
         self.assertIn("| 87.5 |", body)
         self.assertIn("| packed |", body)
 
-    def test_every_committed_result(self):
-        # Every JSON under bench/results in the mode that fits it, without an error.
-        files = []
-        for top, _, names in os.walk(os.path.join(ROOT, "bench", "results")):
-            files += [os.path.join(top, n) for n in names if n.endswith(".json")]
-        self.assertGreater(len(files), 0)
-        for path in sorted(files):
-            with self.subTest(path=os.path.relpath(path, ROOT)):
-                with open(path) as f:
-                    d = json.load(f)
-                if "benchmarks" in d:
-                    summarize.cmm_extremes([d])
-                else:
-                    self.assertIn("|", summarize.table(path))
-                    summarize.extremes([path])
+    # ------------------------------------------------------------ the store
+
+    FIXTURES = os.path.join(ROOT, "tests", "fixtures", "results")
+    TOOL = os.path.join("gpu1", "2026-01-02-abcdef0-transpose.json")
+    GBENCH = os.path.join("cpu1", "2026-01-03-1234567-bench-cmm.json")
+
+    def store_copy(self):
+        """The fixture store in a temporary repository (results at bench/results),
+        with its index written; returns (repository, store)."""
+        repo = tempfile.mkdtemp(dir=self.dir.name)
+        store = os.path.join(repo, "bench", "results")
+        shutil.copytree(self.FIXTURES, store)
+        with open(os.path.join(store, "INDEX.md"), "w") as f:
+            f.write(summarize.index(store))
+        os.makedirs(os.path.join(repo, "docs"))
+        return repo, store
+
+    def test_reader_on_fixtures(self):
+        # The table and the extremes of the fixture files.
+        tool = os.path.join(self.FIXTURES, self.TOOL)
+        body = next(l for l in summarize.table(tool).splitlines() if l.startswith("| tiled"))
+        self.assertIn("| 3x5 |", body)
+        self.assertIn("| 80.0 |", body)
+        cells = self.family_row(summarize.extremes([tool, os.path.join(self.FIXTURES, self.GBENCH)]),
+                                "cmm", "blocked")
+        self.assertEqual(cells[4:6], ["1", "75.0"])
+
+    def test_index_from_the_files_own_fields(self):
+        text = summarize.index(self.FIXTURES)
+        self.assertIn("2 files on 2 machines.", text)
+        self.assertIn("## cpu1", text)
+        self.assertIn("## gpu1", text)
+        tool = next(l for l in text.splitlines() if "transpose.json" in l)
+        self.assertIn("(gpu1/2026-01-02-abcdef0-transpose.json)", tool)
+        self.assertIn("| 2026-01-02 | `abcdef0123ab` |", tool)
+        self.assertIn("`tilekit transpose --m 3 --n 5 --dtype float --space cuda`", tool)
+        self.assertIn("transpose: naive, tiled against copy; 3x5; float; Cuda; 3 rows", tool)
+        gb = next(l for l in text.splitlines() if "bench-cmm.json" in l)
+        self.assertIn("`bench_cmm`", gb)
+        self.assertIn("3 benchmarks: copy, blocked, cublas; float; sizes 64", gb)
+        self.assertIn("Devices: Test CPU.", text)
+
+    def test_check_index_passes_on_a_fresh_store(self):
+        repo, store = self.store_copy()
+        with open(os.path.join(repo, "README.md"), "w") as f:
+            f.write("Figures: `bench/results/gpu1/2026-01-02-abcdef0-transpose.json`, "
+                    "cpu1/2026-01-03-1234567-bench-cmm.json and bench/results/cpu1/.\n")
+        self.assertEqual(summarize.check_index(store, repo), [])
+
+    def test_check_index_fails(self):
+        # Each defect alone makes the check fail, naming the file.
+        def problems(change):
+            repo, store = self.store_copy()
+            change(repo, store)
+            return "\n".join(summarize.check_index(store, repo))
+
+        def rewrite(path, edit):
+            with open(path) as f:
+                d = json.load(f)
+            edit(d)
+            with open(path, "w") as f:
+                json.dump(d, f)
+
+        def stale(repo, store):
+            rewrite(os.path.join(store, self.TOOL), lambda d: d["rows"].pop())
+        self.assertIn("INDEX.md is stale", problems(stale))
+
+        def unindexed(repo, store):
+            shutil.copy(os.path.join(store, self.TOOL),
+                        os.path.join(store, "gpu1", "2026-01-02-abcdef0-again.json"))
+        self.assertIn("INDEX.md is stale", problems(unindexed))
+
+        def no_index(repo, store):
+            os.remove(os.path.join(store, "INDEX.md"))
+        self.assertIn("INDEX.md is missing", problems(no_index))
+
+        def misnamed(repo, store):
+            os.rename(os.path.join(store, self.TOOL), os.path.join(store, "gpu1", "transpose-gpu1.json"))
+        self.assertIn("gpu1/transpose-gpu1.json: not named", problems(misnamed))
+
+        def other_commit(repo, store):
+            rewrite(os.path.join(store, self.TOOL), lambda d: d.update(commit="fedcba9"))
+        self.assertIn("its own date and commit are 2026-01-02 and fedcba9", problems(other_commit))
+
+        def a_log(repo, store):
+            with open(os.path.join(store, "gpu1", "2026-01-02-abcdef0-run.txt"), "w") as f:
+                f.write("log\n")
+        self.assertIn("2026-01-02-abcdef0-run.txt: not named", problems(a_log))
+
+        def deeper(repo, store):
+            os.makedirs(os.path.join(store, "gpu1", "old"))
+            shutil.move(os.path.join(store, self.TOOL), os.path.join(store, "gpu1", "old"))
+        self.assertIn("not <machine>/<file>", problems(deeper))
+
+        def not_a_result(repo, store):
+            rewrite(os.path.join(store, self.TOOL), lambda d: d.pop("rows"))
+        self.assertIn("no rows", problems(not_a_result))
+
+        def cites_missing(repo, store):
+            with open(os.path.join(repo, "docs", "page.md"), "w") as f:
+                f.write("See bench/results/gpu1/2026-01-02-abcdef0-gone.json.\n")
+        self.assertIn("docs/page.md: cites bench/results/gpu1/2026-01-02-abcdef0-gone.json",
+                      problems(cites_missing))
+
+        def cites_missing_short(repo, store):
+            with open(os.path.join(repo, "README.md"), "w") as f:
+                f.write("(`gpu1/2026-01-05-abcdef0-transpose.json`)\n")
+        self.assertIn("README.md: cites bench/results/gpu1/2026-01-05-abcdef0-transpose.json",
+                      problems(cites_missing_short))
+
+    def test_check_index_command_line(self):
+        repo, store = self.store_copy()
+        script = os.path.join(ROOT, "bench", "summarize.py")
+        ok = subprocess.run([sys.executable, script, "--check-index", store, "--docs", repo],
+                            capture_output=True, text=True)
+        self.assertEqual(ok.returncode, 0, ok.stderr)
+        os.remove(os.path.join(store, "INDEX.md"))
+        bad = subprocess.run([sys.executable, script, "--check-index", store, "--docs", repo],
+                             capture_output=True, text=True)
+        self.assertEqual(bad.returncode, 1)
+        self.assertIn("INDEX.md is missing", bad.stderr)
+
+    def test_store_names_and_merges(self):
+        # Several files of one run: one file named from its own date and commit, every
+        # row tagged with its file; a second store of the same name does not overwrite.
+        a = self.write("shape-a.json", tool_file([row("sum", [8], 1.0, 90.0)]))
+        b = self.write("shape-b.json", dict(tool_file([row("sum", [16], 2.0, 95.0)]),
+                                            date="2026-01-01T00:05:00Z"))
+        store = os.path.join(self.dir.name, "store")
+        path = summarize.store(store, "gpu1", "sums", [a, b], "bench/x.sh")
+        self.assertEqual(os.path.relpath(path, store), os.path.join("gpu1", "2026-01-01-0000000-sums.json"))
+        with open(path) as f:
+            d = json.load(f)
+        self.assertEqual([r["case"] for r in d["rows"]], ["shape-a", "shape-b"])
+        self.assertEqual((d["command"], d["date_last"]), ("bench/x.sh", "2026-01-01T00:05:00Z"))
+        again = summarize.store(store, "gpu1", "sums", [a])
+        self.assertTrue(again.endswith("2026-01-01-0000000-sums-2.json"), again)
+        # One Google Benchmark file: named from its context.
+        gb = summarize.store(store, "cpu1", "bench-cmm", [os.path.join(self.FIXTURES, self.GBENCH)])
+        self.assertTrue(gb.endswith(os.path.join("cpu1", "2026-01-03-1234567-bench-cmm.json")), gb)
+        # Files of two commits are two runs; a file without a commit cannot be named.
+        c = self.write("other.json", dict(tool_file([row("sum", [8], 1.0, 90.0)]), commit="1111111"))
+        with self.assertRaises(ValueError):
+            summarize.store(store, "gpu1", "mixed", [a, c])
+        u = self.write("unknown.json", dict(tool_file([row("sum", [8], 1.0, 90.0)]), commit="unknown"))
+        with self.assertRaises(ValueError):
+            summarize.store(store, "gpu1", "nameless", [u])
 
 
 if __name__ == "__main__":
