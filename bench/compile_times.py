@@ -29,7 +29,8 @@ rank-3 float tensor, and the Kokkos-only floor (the same program with the call
 replaced by a hand-written Kokkos loop): each a small CMake project that finds
 the installed package (find_package(tilekit)), Release. The compile of the
 file's object is timed alone; the program is then linked and run (it checks
-its result), so a file that does not build or compute is an error, not a row.
+its result), so a file that does not build or compute is an error, not a row
+(--no-run: linked only, for a CUDA build on a machine without a GPU).
 
 Other processes on the machine inflate wall time more than CPU time: the load
 average before and after each case is recorded beside it.
@@ -118,15 +119,21 @@ CASES = {
 _PROJECT = """cmake_minimum_required(VERSION 3.23)
 project(tilekit_user LANGUAGES CXX)
 find_package(tilekit CONFIG REQUIRED)
-add_executable(user main.cpp)
-target_link_libraries(user PRIVATE tilekit::tilekit)
-if(Kokkos_COMPILE_LANGUAGE STREQUAL "CUDA")
-  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+if(Kokkos_COMPILE_LANGUAGE STREQUAL "CUDA")  # as tests/consumer/CMakeLists.txt
+  if(NOT CMAKE_CUDA_ARCHITECTURES)
     set(CMAKE_CUDA_ARCHITECTURES ${Kokkos_CUDA_ARCHITECTURES})
   endif()
   enable_language(CUDA)
+  if(CMAKE_VERSION VERSION_LESS 3.26 AND NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+    set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+    set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+  endif()
+  set(CMAKE_CUDA_STANDARD 20)
+  set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   set_source_files_properties(main.cpp PROPERTIES LANGUAGE CUDA)
 endif()
+add_executable(user main.cpp)
+target_link_libraries(user PRIVATE tilekit::tilekit)
 message(STATUS "user: Kokkos ${Kokkos_VERSION} ${Kokkos_DEVICES} language ${Kokkos_COMPILE_LANGUAGE}")
 """
 
@@ -268,9 +275,10 @@ def user_tu(args, name, prefix, work, env, rep, log):
     obj = f"CMakeFiles/user.dir/main.cpp.o"
     wall, user, sys_, rss, _, l0, l1 = timed(["cmake", "--build", build, "--target", obj], env=env, log=log)
     run(["cmake", "--build", build], env=env, log=log)  # link
-    out = run([os.path.join(build, "user")], env=env, log=log)[4]
-    if "ok" not in out.split():
-        raise RuntimeError(f"user file {name} computed a wrong result:\n{out}")
+    if not args.no_run:
+        out = run([os.path.join(build, "user")], env=env, log=log)[4]
+        if "ok" not in out.split():
+            raise RuntimeError(f"user file {name} computed a wrong result:\n{out}")
     compiler = args.nvcc_id if lang == "CUDA" else args.compiler_id
     return row("compile", f"user-{name}", space_of(devices), shape, dtype, what, compiler,
                wall, user, sys_, rss, l0, l1, repeat=rep, language=lang), kokkos
@@ -314,6 +322,8 @@ def main():
                     help="a preset build to time (repeatable)")
     ap.add_argument("--cmake-arg", action="append", default=[], help="extra configure argument (repeatable)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count(), help="parallel jobs of library and preset builds")
+    ap.add_argument("--no-run", action="store_true",
+                    help="link the user files but do not run them (a CUDA build on a machine without a GPU)")
     ap.add_argument("--keep", action="store_true", help="keep the work folder (printed)")
     args = ap.parse_args()
     args.source = os.path.abspath(args.source)
