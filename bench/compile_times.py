@@ -21,7 +21,7 @@ largest compiler process are measured and written as JSON (bench/results/
     bench/compile_times.py --cases none --preset demo --preset openmp \\
         --kokkos-source /path/to/kokkos-4.6.01 --out presets.json
     bench/compile_times.py --cases none --preset cuda-tool \\
-        --cmake-arg -DKokkos_ROOT=/opt/kokkos-cuda --out cuda-tool.json
+        --kokkos-root /opt/kokkos-cuda --out cuda-tool.json
 
 The user files are the ones of issue #58: one tilekit::transpose of a float
 matrix, one tilekit::reduce (sum) of a float vector, one tilekit::permute of a
@@ -288,6 +288,8 @@ def preset_build(args, name, work, env, log):
     preset, extra, target, what = PRESETS[name]
     build = os.path.join(work, f"preset-{name}")
     cfg = ["cmake", "--preset", preset, "-B", build] + extra + args.cmake_arg
+    if args.kokkos_root:
+        cfg.append(f"-DKokkos_ROOT={args.kokkos_root}")
     if args.kokkos_source:
         cfg += ["-DCMAKE_DISABLE_FIND_PACKAGE_Kokkos=ON",
                 f"-DFETCHCONTENT_SOURCE_DIR_KOKKOS={args.kokkos_source}"]
@@ -313,14 +315,15 @@ def main():
     ap.add_argument("--machine", default=platform.node(), help="machine label (results naming rule)")
     ap.add_argument("--source", default=SOURCE, help="tilekit checkout (default: this one)")
     ap.add_argument("--prefix", help="an installed tilekit (default: install this checkout's library)")
-    ap.add_argument("--kokkos-root", help="the installed Kokkos to build against (a CUDA one: nvcc rows)")
+    ap.add_argument("--kokkos-root", help="the installed Kokkos to build against (a CUDA one: nvcc rows; "
+                    "presets too)")
     ap.add_argument("--kokkos-source", help="presets: build Kokkos in-tree from this unpacked source")
     ap.add_argument("--cases", default="transpose,reduce,permute,kokkos",
                     help="user files: comma list of %s, 'all' or 'none'" % ",".join(CASES))
     ap.add_argument("--repeat", type=int, default=1, help="times each user file is built")
     ap.add_argument("--preset", action="append", default=[], choices=sorted(PRESETS),
                     help="a preset build to time (repeatable)")
-    ap.add_argument("--cmake-arg", action="append", default=[], help="extra configure argument (repeatable)")
+    ap.add_argument("--cmake-arg", action="append", default=[], help="extra configure argument, as --cmake-arg=-DNAME=VALUE (repeatable)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count(), help="parallel jobs of library and preset builds")
     ap.add_argument("--no-run", action="store_true",
                     help="link the user files but do not run them (a CUDA build on a machine without a GPU)")
