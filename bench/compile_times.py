@@ -246,9 +246,12 @@ def install_library(args, work, env, rows, log):
     m = re.search(r"tilekit: Kokkos \S+, devices: (.*)", text)
     wall, user, sys_, rss, _, l0, l1 = timed(["cmake", "--build", build, "-j", str(args.jobs)],
                                               env=env, log=log)
-    rows.append(row("compile", "library", space_of(m.group(1) if m else ""), [], "-",
+    space = space_of(m.group(1) if m else "")
+    # A CUDA Kokkos compiles the library's Kokkos sources with nvcc.
+    compiler = args.nvcc_id if space == "cuda" else args.compiler_id
+    rows.append(row("compile", "library", space, [], "-",
                     "tilekit's library (what `cmake --install` installs), from clean",
-                    args.compiler_id, wall, user, sys_, rss, l0, l1, jobs=args.jobs))
+                    compiler, wall, user, sys_, rss, l0, l1, jobs=args.jobs))
     run(["cmake", "--install", build], env=env, log=log)
     return prefix
 
