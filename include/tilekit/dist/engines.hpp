@@ -2,6 +2,7 @@
 // The engine of a plan, chosen as data when the plan is made: `automatic` is
 // NCCL for a CUDA space when tilekit was built with TILEKIT_ENABLE_NCCL, MPI
 // otherwise. Asking for NCCL without it (or on a host space) throws.
+#include <tilekit/config.hpp>  // TILEKIT_ENABLE_NCCL, as the installed tilekit was built
 #include <tilekit/dist/engine_mpi.hpp>
 #include <tilekit/errors.hpp>
 #if defined(TILEKIT_ENABLE_NCCL)
