@@ -205,7 +205,7 @@ TYPED_TEST(Permute, RandomRank5To8) {
 
 /// The host path reads transposition tiles into scratch transposed in
 /// micro-blocks, writes whole rows and streams outputs past the backends'
-/// stream_min_bytes (micro_transpose.hpp).
+/// stream_min_bytes (common/micro_transpose.hpp).
 /// A large float case (33 MiB of output) takes it: an odd innermost extent (so
 /// some micro-block rows start unaligned and are stored plainly), both
 /// layouts (float only: the host reference takes about a second a case).

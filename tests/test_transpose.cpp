@@ -436,7 +436,7 @@ TYPED_TEST(Transpose, LargestTeamsTheSpaceLaunches) {
   using T = typename TypeParam::value;
   // Seed 002's 1024-thread blocks (32 x 32 work items): more than the
   // register-staged kernel can launch, so they take the unstaged one
-  // (launch.hpp, with_stage). GPU spaces only: a host team is one thread.
+  // (impl/common/launch.hpp, with_stage). GPU spaces only: a host team is one thread.
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible)
     GTEST_SKIP() << "host teams are one thread";
   for (int tile : {32, 64}) {

@@ -26,8 +26,8 @@
 //
 // The seed-004 ladder (six refinement steps of a parallel sum, and Kokkos'
 // parallel_reduce) is ReduceStepPlan, for teaching and measuring.
-#include <tilekit/impl/reduce_dispatch.hpp>
-#include <tilekit/impl/reduce_steps_dispatch.hpp>
+#include <tilekit/impl/reduce/dispatch.hpp>
+#include <tilekit/study/reduce_ladder.hpp>
 
 #include <string>
 

@@ -21,7 +21,7 @@
 // Threads: a plan holds nothing execute() writes, so host threads may share
 // one (each on its own views); plans on different execution space instances
 // run concurrently (docs/reliability.md).
-#include <tilekit/impl/transpose_dispatch.hpp>
+#include <tilekit/impl/transpose/dispatch.hpp>
 #include <tilekit/permute.hpp>
 
 namespace tilekit {

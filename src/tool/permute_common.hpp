@@ -125,7 +125,7 @@ KOKKOS_INLINE_FUNCTION T input_value(std::int64_t k) {
 }
 
 /// What a permute of TIn into TOut stores for input x over y0, computed as the
-/// kernels' stores compute it (impl/permute_store.hpp).
+/// kernels' stores compute it (impl/permute/store.hpp).
 template <class TIn, class TOut, bool Conj>
 TOut expected_store(const TIn& x, const TOut& y0, double alpha, double beta) {
   using S = permute_scalar_t<TIn, TOut>;

@@ -59,7 +59,7 @@ struct HostTraits {
   /// The transposes (out of place, in place, the permute's boxes whose
   /// scratch is transposed) move their tiles in micro-blocks of 8 x 8
   /// elements, plain loops of compile-time trip counts that the compiler
-  /// unrolls and vectorises (impl/micro_transpose.hpp): each tile is read
+  /// unrolls and vectorises (impl/common/micro_transpose.hpp): each tile is read
   /// from memory straight into scratch transposed, then written out as whole
   /// destination rows.
   static constexpr int transpose_micro_edge = 8;
@@ -81,7 +81,7 @@ struct HostTraits {
   /// written with streaming stores: no read of the destination lines first.
   static constexpr long stream_min_bytes = 1L << 25;
   /// Consecutive tiles go down a column of tiles, so a thread's writes continue
-  /// the same destination rows from tile to tile (impl/micro_transpose.hpp).
+  /// the same destination rows from tile to tile (impl/common/micro_transpose.hpp).
   static constexpr bool tiles_down_columns = true;
   /// Tiles live in level-1 scratch (the transposes' and the permute's): level
   /// 0 holds 32 KiB on OpenMP, and 512 x 512 floats (1 MiB) write

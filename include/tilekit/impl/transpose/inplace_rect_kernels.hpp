@@ -10,7 +10,7 @@
 // it back permuted. One side of each move runs along memory (coalesced); the
 // other is permuted within the buffer, which is team scratch when the line
 // fits and a workspace slot (reused by one team in turn) otherwise.
-#include <tilekit/impl/tile_copy.hpp>  // index_t, ScratchArray
+#include <tilekit/impl/common/tile_copy.hpp>  // index_t, ScratchArray
 
 #include <Kokkos_Core.hpp>
 

@@ -5,10 +5,10 @@
 // and integer sums do not depend on the order of accumulation. Kokkos' 2-byte
 // floats (half_t, bhalf_t) are widened to float as they are read (exactly):
 // sums accumulate and return float, min and max compare in float and return
-// the element (value_types.hpp's compute_t).
+// the element (common/value_types.hpp's compute_t).
 #include <Kokkos_Core.hpp>
-#include <tilekit/impl/tile_copy.hpp>
-#include <tilekit/impl/value_types.hpp>
+#include <tilekit/impl/common/tile_copy.hpp>
+#include <tilekit/impl/common/value_types.hpp>
 
 #include <cstdint>
 #include <string_view>

@@ -4,11 +4,11 @@
 // partial per team and the last-team ticket), and launches one kernel.
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
-#include <tilekit/impl/reduce_kernels.hpp>
-#include <tilekit/impl/reduce_strided_kernels.hpp>
-#include <tilekit/impl/exclusive_use.hpp>
-#include <tilekit/impl/launch.hpp>
-#include <tilekit/impl/permute_fusion.hpp>  // strided_shape, fuse (runs_of)
+#include <tilekit/impl/reduce/kernels.hpp>
+#include <tilekit/impl/reduce/strided_kernels.hpp>
+#include <tilekit/impl/common/exclusive_use.hpp>
+#include <tilekit/impl/common/launch.hpp>
+#include <tilekit/impl/common/shape.hpp>  // strided_shape, fuse (runs_of)
 
 #include <algorithm>
 #include <cmath>

@@ -2,8 +2,8 @@
 // In-place transpose of a square row-major n x n matrix (seed 000), or of
 // every n x n block of a grid of them inside a larger row-major matrix (the
 // first step of the rectangular blocked transpose, docs/transpose_inplace.md).
-#include <tilekit/impl/micro_transpose.hpp>
-#include <tilekit/impl/tile_copy.hpp>
+#include <tilekit/impl/common/micro_transpose.hpp>
+#include <tilekit/impl/common/tile_copy.hpp>
 
 #include <cmath>
 
@@ -56,7 +56,7 @@ bool inplace_rows_aliased(index_t stride, double bytes) {
 /// current pair. One-thread teams (CPUs), where the backend gives a
 /// micro-block edge, read both tiles into scratch already transposed, micro-
 /// block by micro-block, and write each back as whole rows of the other's
-/// place (the out-of-place host path, micro_transpose.hpp); else they move
+/// place (the out-of-place host path, common/micro_transpose.hpp); else they move
 /// row strips of K rows. Where the rows alias (inplace_rows_aliased: they
 /// share few cache sets, so a pair's lines do not stay cached from read to
 /// write), one-thread teams read the lower tile in strips of B rows, each

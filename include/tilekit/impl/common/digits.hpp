@@ -1,8 +1,8 @@
 #pragma once
 // Mixed-radix digits: a flat index mapped to a memory offset through extents
 // and strides (the permute's row and tile tables, the strided reduce's runs).
-#include <tilekit/impl/permute_fusion.hpp>  // permute_max_rank
-#include <tilekit/impl/tile_copy.hpp>       // index_t, TILEKIT_UNROLL
+#include <tilekit/impl/common/shape.hpp>  // permute_max_rank
+#include <tilekit/impl/common/tile_copy.hpp>       // index_t, TILEKIT_UNROLL
 
 #include <Kokkos_Core.hpp>
 

@@ -2,13 +2,13 @@
 // General permute kernels on row-major data (any rank up to 8, after fusion):
 // a naive reference, the rows kernel (copy, or the fastest dimension stays)
 // and the tiled kernel (the fastest dimension moves), plus the set-up kernel
-// that fills the tiled kernel's tables. The plan (permute_dispatch.hpp) maps
+// that fills the tiled kernel's tables. The plan (dispatch.hpp) maps
 // LayoutLeft onto these and picks one. What a kernel writes for a value it
-// moved (conversion, alpha/beta, conjugation) is its Store (permute_store.hpp).
-#include <tilekit/impl/micro_transpose.hpp>
-#include <tilekit/impl/permute_store.hpp>
-#include <tilekit/impl/permute_tiling.hpp>
-#include <tilekit/impl/tile_copy.hpp>
+// moved (conversion, alpha/beta, conjugation) is its Store (permute/store.hpp).
+#include <tilekit/impl/common/micro_transpose.hpp>
+#include <tilekit/impl/permute/store.hpp>
+#include <tilekit/impl/permute/tiling.hpp>
+#include <tilekit/impl/common/tile_copy.hpp>
 
 #include <type_traits>
 
@@ -24,7 +24,7 @@ namespace tilekit::impl {
 template <class T, class Store>
 struct PermuteNaive {
   const T* in;
-  typename Store::out_type* out;  // the store's type (permute_store.hpp)
+  typename Store::out_type* out;  // the store's type (permute/store.hpp)
   Digits out_offset;  ///< input dims (fastest first) -> output strides
   Store store;
   Digits in_offset;  ///< input dims (fastest first) -> input strides; none: contiguous
@@ -35,7 +35,7 @@ struct PermuteNaive {
 
 /// Whether a permute kernel moving T through Store on Exec copies whole runs
 /// and may stream them (the rows kernel's runs, the tiled kernel's rows from
-/// scratch): the host path (micro_transpose.hpp) and a pure move, which
+/// scratch): the host path (common/micro_transpose.hpp) and a pure move, which
 /// neither converts nor scales on the way.
 template <class Exec, class T, class Store>
 inline constexpr bool host_run_copy =
@@ -165,7 +165,7 @@ struct TableBox {
 /// 0), every kind of box: where the plan lays the scratch out transposed
 /// (L.transposed, for the boxes transposed_scratch picks), the tile's load
 /// rows are read into it already transposed, micro-block by micro-block
-/// (micro_transpose.hpp), so that a store row takes its elements from a few
+/// (common/micro_transpose.hpp), so that a store row takes its elements from a few
 /// short scratch rows in L1 rather than one from each scratch row; other
 /// boxes are read row by row. A pure move (Store = StoreMove) whose store
 /// rows are contiguous in scratch (L.rows_in_scratch: every 2-D

@@ -7,7 +7,7 @@
 // thread each, on the CPU the iterations of a loop). Each pass reduces a block
 // of the input to one partial per team; the dispatch runs passes over the
 // partials until one value is left, as seed 004 does.
-#include <tilekit/impl/reduce_ops.hpp>
+#include <tilekit/impl/reduce/ops.hpp>
 
 namespace tilekit {
 

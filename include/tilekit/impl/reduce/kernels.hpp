@@ -1,5 +1,5 @@
 #pragma once
-// The production reduction: one kernel launch, any operation of reduce_ops.hpp.
+// The production reduction: one kernel launch, any operation of ops.hpp.
 //
 // The input is read as aligned vectors of LoadBytes (one 16-byte load on the
 // GPU, through backends::load_stream) starting at `head`, the first element
@@ -29,8 +29,8 @@
 // item tid takes partials tid, tid + threads, ... Loads of them loaded at once
 // (a pairwise tree of each Loads).
 #include <tilekit/backends/stream_load.hpp>
-#include <tilekit/impl/reduce_ops.hpp>
-#include <tilekit/impl/tile_copy.hpp>
+#include <tilekit/impl/reduce/ops.hpp>
+#include <tilekit/impl/common/tile_copy.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -2,8 +2,8 @@
 // Dispatch of seed 004's ladder: the passes of one step (each reduces the
 // previous pass's partials, one per team, until one value is left), their
 // workspace, and the Kokkos parallel_reduce baseline.
-#include <tilekit/impl/reduce_dispatch.hpp>
-#include <tilekit/impl/reduce_steps_kernels.hpp>
+#include <tilekit/impl/reduce/dispatch.hpp>
+#include <tilekit/study/reduce_ladder_kernels.hpp>
 
 #include <string_view>
 #include <type_traits>

@@ -21,9 +21,9 @@
 #include <tilekit/backends/inplace_rect.hpp>
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
-#include <tilekit/impl/launch.hpp>
-#include <tilekit/impl/permute_dispatch.hpp>
-#include <tilekit/impl/transpose_inplace_kernels.hpp>
+#include <tilekit/impl/common/launch.hpp>
+#include <tilekit/impl/permute/dispatch.hpp>
+#include <tilekit/impl/transpose/inplace_kernels.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -5,13 +5,13 @@
 // against the space's limits, prepares the tiled kernel's tables, and then
 // launches one labelled kernel per execute() on the caller's space. The value
 // side (conversion, alpha/beta, conjugation) is the kernels' Store
-// (permute_store.hpp), chosen per execute() from alpha and beta.
+// (permute/store.hpp), chosen per execute() from alpha and beta.
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
-#include <tilekit/impl/permute3d_kernels.hpp>
-#include <tilekit/impl/permute_kernels.hpp>
-#include <tilekit/impl/launch.hpp>
-#include <tilekit/impl/transpose_plan.hpp>
+#include <tilekit/study/permute3d_kernels.hpp>
+#include <tilekit/impl/permute/kernels.hpp>
+#include <tilekit/impl/common/launch.hpp>
+#include <tilekit/impl/transpose/plan.hpp>
 
 #include <algorithm>
 #include <array>

@@ -28,8 +28,8 @@
 // launch shape. The team loop, the team join, the partials and the last-team
 // join are ReduceKernel's (run_team(), finish()), so results have the same
 // form, fixed order and error bound.
-#include <tilekit/impl/digits.hpp>
-#include <tilekit/impl/reduce_kernels.hpp>
+#include <tilekit/impl/common/digits.hpp>
+#include <tilekit/impl/reduce/kernels.hpp>
 
 #include <type_traits>
 

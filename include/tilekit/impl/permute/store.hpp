@@ -7,12 +7,12 @@
 //
 // with op the complex conjugate or the identity, U the output type, and the
 // arithmetic in S = scalar_of<T, U> (float for the 2-byte floats, the wider
-// type of a mixed pair; value_types.hpp). The store is a template parameter of
+// type of a mixed pair; common/value_types.hpp). The store is a template parameter of
 // the kernel, specialised on the host for the scalars of the call: beta == 0
 // never reads out (a NaN there is overwritten, as BLAS does), alpha == 1
 // does not multiply, and a move of one type to itself is `*p = v`, every bit
 // kept (the kernels' fast paths key on StoreMove<T>).
-#include <tilekit/impl/value_types.hpp>
+#include <tilekit/impl/common/value_types.hpp>
 
 #include <type_traits>
 

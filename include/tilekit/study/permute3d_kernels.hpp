@@ -9,7 +9,7 @@
 //   extents (bank_free_dims) that remove the bank conflicts of the
 //   permuted scratch write.
 // The seed's "copy" kernels are these with the identity permutation.
-#include <tilekit/impl/permute_kernels.hpp>
+#include <tilekit/impl/permute/kernels.hpp>
 
 #include <array>
 #include <cstddef>
@@ -49,7 +49,7 @@ void with_static_perm3(const std::array<int, 3>& p, Fn&& fn) {
 
 /// The seed's store: out = alpha * v + beta * out chosen at run time (the
 /// seed kernels are references; the general kernels specialise this), in the
-/// arithmetic of permute_store.hpp (float for the 2-byte floats).
+/// arithmetic of impl/permute/store.hpp (float for the 2-byte floats).
 template <class T>
 struct StoreRuntime {
   using out_type = T;

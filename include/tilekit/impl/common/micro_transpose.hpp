@@ -19,7 +19,7 @@
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/backends/prefetch.hpp>
 #include <tilekit/backends/stream_store.hpp>
-#include <tilekit/impl/tile_copy.hpp>
+#include <tilekit/impl/common/tile_copy.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -1,15 +1,15 @@
 #pragma once
 // Dispatch for the 2-D transpose family: the out-of-place plan
-// (transpose_plan.hpp) and the in-place plan, which resolves its launch shape
+// (plan.hpp) and the in-place plan, which resolves its launch shape
 // from the backend traits (or the caller's overrides), checks it against the
 // space's limits, and launches the chosen kernel on the caller's execution
 // space.
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
-#include <tilekit/impl/launch.hpp>
-#include <tilekit/impl/transpose_inplace_blocks_dispatch.hpp>
-#include <tilekit/impl/transpose_inplace_rect_dispatch.hpp>
-#include <tilekit/impl/transpose_plan.hpp>
+#include <tilekit/impl/common/launch.hpp>
+#include <tilekit/impl/transpose/inplace_blocks.hpp>
+#include <tilekit/impl/transpose/inplace_rect.hpp>
+#include <tilekit/impl/transpose/plan.hpp>
 
 #include <algorithm>
 #include <optional>

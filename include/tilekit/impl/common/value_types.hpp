@@ -2,8 +2,8 @@
 // The value types the kernels move and what they compute in: Kokkos' 2-byte
 // floats (half_t, bhalf_t), complex numbers, the type arithmetic on them is
 // done in (float for the 2-byte floats), and the conversion of one value type
-// into another. Shared by the permute's stores (permute_store.hpp) and the
-// reductions (reduce_ops.hpp).
+// into another. Shared by the permute's stores (permute/store.hpp) and the
+// reductions (reduce/ops.hpp).
 //
 // In a host-only Kokkos half_t and bhalf_t are typedefs of float
 // (KOKKOS_HALF_T_IS_FLOAT): is_half_v is then false for them (they are float),

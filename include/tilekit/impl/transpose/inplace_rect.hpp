@@ -2,13 +2,13 @@
 // Dispatch of the in-place rectangular transpose: picks the grid and the
 // steps of the decomposition, the line buffers (team scratch or workspace)
 // and the team shapes from backends::RectInplaceTraits, checks them once, and
-// owns the workspace. InplaceTransposePlan (transpose_dispatch.hpp) hands it
+// owns the workspace. InplaceTransposePlan (dispatch.hpp) hands it
 // every matrix that is not square.
 #include <tilekit/backends/inplace_rect.hpp>
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
-#include <tilekit/impl/launch.hpp>
-#include <tilekit/impl/transpose_inplace_rect_kernels.hpp>
+#include <tilekit/impl/common/launch.hpp>
+#include <tilekit/impl/transpose/inplace_rect_kernels.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -18,9 +18,9 @@
 // index x stride (one dimension per set, as in every batched 2-D transpose)
 // the kernel computes it; otherwise the plan fills tables once on the device
 // (BoxKind).
-#include <tilekit/impl/digits.hpp>
-#include <tilekit/impl/permute_fusion.hpp>
-#include <tilekit/impl/tile_copy.hpp>  // index_t, TILEKIT_UNROLL
+#include <tilekit/impl/common/digits.hpp>
+#include <tilekit/impl/common/shape.hpp>
+#include <tilekit/impl/common/tile_copy.hpp>  // index_t, TILEKIT_UNROLL
 
 #include <Kokkos_Core.hpp>
 

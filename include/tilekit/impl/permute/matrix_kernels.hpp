@@ -4,8 +4,8 @@
 // these by swapping extents. The row strides (leading dimensions) ld_in and
 // ld_out are data: cols and rows for contiguous views, larger for a window of
 // a larger allocation (docs/strided.md).
-#include <tilekit/impl/micro_transpose.hpp>
-#include <tilekit/impl/tile_copy.hpp>
+#include <tilekit/impl/common/micro_transpose.hpp>
+#include <tilekit/impl/common/tile_copy.hpp>
 
 namespace tilekit::impl {
 
@@ -34,7 +34,7 @@ struct TransposeNaive {
 /// scratch already transposed, micro-block by micro-block, and written out as
 /// whole destination rows (streamed when the output is large), the teams
 /// walking the tiles down their columns so a thread's writes continue the
-/// same rows (micro_transpose.hpp); else it is read and written in row strips
+/// same rows (common/micro_transpose.hpp); else it is read and written in row strips
 /// of K rows.
 ///
 /// Skewed tiles (skew = S > 1, staged tiles only): where the output's rows do

@@ -8,7 +8,7 @@
 // i.e. C[i/2][j + s N/2] = sum_k A[i][k] B[k ^ 1][2j + ((k ^ s ^ 1) & 1)].
 // Matrices are addressed through strides, so row- and column-major views use
 // the same kernels.
-#include <tilekit/impl/tile_copy.hpp>
+#include <tilekit/impl/common/tile_copy.hpp>
 
 namespace tilekit::impl {
 

@@ -4,7 +4,7 @@
 // test that maps LayoutLeft views onto the row-major kernels.
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
-#include <tilekit/impl/tile_copy.hpp>  // index_t
+#include <tilekit/impl/common/tile_copy.hpp>  // index_t
 
 #include <Kokkos_Core.hpp>
 

@@ -5,8 +5,8 @@
 // kernel on the caller's execution space.
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
-#include <tilekit/impl/cmm_kernels.hpp>
-#include <tilekit/impl/launch.hpp>
+#include <tilekit/impl/cmm/kernels.hpp>
+#include <tilekit/impl/common/launch.hpp>
 
 #include <string>
 #include <string_view>

@@ -3,12 +3,12 @@
 // backend traits (or the caller's overrides), checks it against the space's
 // limits, and launches the chosen kernel on the caller's execution space.
 // Also the transposes' variants and options, which the in-place plans
-// (transpose_dispatch.hpp) share. The permute's plan runs its pure-move 2-D
+// (dispatch.hpp) share. The permute's plan runs its pure-move 2-D
 // transpositions through this one where the backend says so.
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
-#include <tilekit/impl/launch.hpp>
-#include <tilekit/impl/transpose_kernels.hpp>
+#include <tilekit/impl/common/launch.hpp>
+#include <tilekit/impl/permute/matrix_kernels.hpp>
 
 #include <algorithm>
 #include <cstdint>
