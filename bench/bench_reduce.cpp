@@ -8,6 +8,7 @@
 // call); latency_us is one call alone between fences.
 //   bench_reduce --benchmark_filter=/Cuda/ --benchmark_out=reduce.json --benchmark_out_format=json
 #include <tilekit/reduce.hpp>
+#include <tilekit/study/reduce_ladder.hpp>
 
 #include <map>
 #include <memory>
@@ -17,6 +18,8 @@
 
 namespace {
 using namespace tilekit;
+using study::ReduceStep;
+using study::ReduceStepPlan;
 
 /// Inputs a(k) and copy destinations b(k), k % count: one buffer each once
 /// n elements exceed twice the cache, else enough to exceed it together.

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "test_helpers.hpp"
+#include "variants.hpp"
 
 namespace {
 using namespace tilekit::test;
@@ -67,19 +68,18 @@ TYPED_TEST(TwoByte, Transpose) {
   using Exec = typename TypeParam::exec;
   using T = typename TypeParam::value;
   Exec exec;
-  for (auto v : {tilekit::TransposeVariant::naive, tilekit::TransposeVariant::tiled,
-                 tilekit::TransposeVariant::tiled_padded})
+  for (const auto& v : kTransposeRuns)
     for (auto [m, n] : kShapes) {
       Matrix<Exec, T> in("in", m, n), out("out", n, m);
       auto h = filled_host(in);
       Kokkos::deep_copy(in, h);
-      tilekit::transpose(exec, in, out, v);
+      transpose_with(v, exec, in, out);
       exec.fence();
       auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
       long wrong = 0;
       for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j) wrong += !same_bits(r(j, i), h(i, j));
-      EXPECT_EQ(wrong, 0) << m << "x" << n << " " << tilekit::to_string(v);
+      EXPECT_EQ(wrong, 0) << m << "x" << n << " " << name_of(v);
     }
 }
 

@@ -17,6 +17,7 @@
 
 #include "error_message.hpp"
 #include "test_helpers.hpp"
+#include "variants.hpp"
 
 namespace {
 using namespace tilekit::test;
@@ -71,7 +72,7 @@ struct Scalars {
 
 /// Builds the rank-R views of the layout over a and b, runs a plan once.
 template <class Exec, class T, int R, class Layout>
-void execute_plan(T* a, T* b, const Extents& ext, const Perm& perm, PermuteVariant v, T alpha,
+void execute_plan(T* a, T* b, const Extents& ext, const Perm& perm, const PermuteRun& v, T alpha,
                   T beta, const tilekit::PermuteOptions& opts) {
   using V = UView<T, R, Layout, typename Exec::memory_space>;
   Extents oext(R);
@@ -79,14 +80,13 @@ void execute_plan(T* a, T* b, const Extents& ext, const Perm& perm, PermuteVaria
   const V in = make_view<V>(a, ext, std::make_index_sequence<R>{});
   const V out = make_view<V>(b, oext, std::make_index_sequence<R>{});
   Exec exec;
-  tilekit::PermutePlan plan(exec, in, out, perm, v, opts);
-  plan.execute(in, out, alpha, beta);
+  permute_with(v, exec, in, out, perm, alpha, beta, opts);
   exec.fence();
 }
 
 template <class Exec, class T, class Layout, std::size_t... R>
 void execute_rank(std::size_t rank, T* a, T* b, const Extents& ext, const Perm& perm,
-                  PermuteVariant v, T alpha, T beta, const tilekit::PermuteOptions& opts,
+                  const PermuteRun& v, T alpha, T beta, const tilekit::PermuteOptions& opts,
                   std::index_sequence<R...>) {
   ((rank == R + 1 ? (execute_plan<Exec, T, R + 1, Layout>(a, b, ext, perm, v, alpha, beta, opts), 0)
                   : 0),
@@ -96,7 +96,7 @@ void execute_rank(std::size_t rank, T* a, T* b, const Extents& ext, const Perm& 
 /// Runs one permutation through a plan and checks every output element.
 /// Returns the number of wrong elements.
 template <class Exec, class T>
-long run_one(const Extents& ext, const Perm& perm, PermuteVariant v, bool left, Scalars s = {},
+long run_one(const Extents& ext, const Perm& perm, const PermuteRun& v, bool left, Scalars s = {},
              const tilekit::PermuteOptions& opts = {}, bool nan_output = false) {
   using Mem = typename Exec::memory_space;
   using Host = Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
@@ -129,9 +129,9 @@ long run_one(const Extents& ext, const Perm& perm, PermuteVariant v, bool left, 
   return wrong;
 }
 
-std::string describe(const Extents& e, const Perm& p, PermuteVariant v, bool left) {
+std::string describe(const Extents& e, const Perm& p, const PermuteRun& v, bool left) {
   return "extents (" + tilekit::impl::join(e, e.size()) + ") perm [" +
-         tilekit::impl::join(p, p.size()) + "] variant " + std::string(tilekit::to_string(v)) +
+         tilekit::impl::join(p, p.size()) + "] variant " + name_of(v) +
          (left ? " LayoutLeft" : " LayoutRight");
 }
 
@@ -142,8 +142,8 @@ void every_permutation(const std::vector<Extents>& shapes) {
     Perm p(R);
     std::iota(p.begin(), p.end(), 0);
     do {
-      for (auto v : tilekit::permute_variants) {
-        if (tilekit::is_rank3_variant(v) && R != 3) continue;
+      for (const auto& v : kPermuteRuns) {
+        if (is_seed(v) && R != 3) continue;
         EXPECT_EQ((run_one<Exec, T>(ext, p, v, false)), 0)
             << describe(ext, p, v, false);
         EXPECT_EQ((run_one<Exec, T>(ext, p, v, true)), 0)
@@ -351,7 +351,7 @@ TYPED_TEST(Permute, AlphaBetaEveryVariant) {
   using T = typename TypeParam::value;
   const Extents e3 = {19, 23, 37};
   for (Scalars s : {Scalars{2, 0}, Scalars{2, 3}, Scalars{1, -1}, Scalars{-1, 1}})
-    for (auto v : tilekit::permute_variants)
+    for (const auto& v : kPermuteRuns)
       for (const Perm& p : {Perm{2, 0, 1}, Perm{1, 0, 2}, Perm{0, 1, 2}}) {
         EXPECT_EQ((run_one<E, T>(e3, p, v, false, s)), 0)
             << describe(e3, p, v, false) << " alpha " << s.alpha << " beta " << s.beta;
@@ -370,10 +370,10 @@ TYPED_TEST(Permute, BetaZeroNeverReadsTheOutput) {
     GTEST_SKIP() << "no NaN in an integer type";
   } else {
     // A NaN in the output survives only if some kernel reads it.
-    for (auto v : tilekit::permute_variants)
+    for (const auto& v : kPermuteRuns)
       for (Scalars s : {Scalars{1, 0}, Scalars{2, 0}})
         EXPECT_EQ((run_one<E, T>({13, 21, 34}, {2, 1, 0}, v, false, s, {}, true)), 0)
-            << tilekit::to_string(v);
+            << name_of(v);
   }
 }
 
@@ -394,9 +394,9 @@ TYPED_TEST(Permute, LaunchShapeOverrides) {
     for (const Perm& p : {Perm{3, 2, 1, 0}, Perm{0, 1, 3, 2}, Perm{2, 0, 3, 1}, Perm{1, 0, 2, 3}})
       EXPECT_EQ((run_one<E, T>({6, 7, 10, 9}, p, PermuteVariant::fused, false, {}, o)), 0)
           << "tile " << tile << " pad " << pad << " " << describe({6, 7, 10, 9}, p, PermuteVariant::fused, false);
-    for (auto v : tilekit::permute_variants)
+    for (const auto& v : kPermuteRuns)
       EXPECT_EQ((run_one<E, T>({11, 4, 17}, {1, 2, 0}, v, true, {}, o)), 0)
-          << "tile " << tile << " " << tilekit::to_string(v);
+          << "tile " << tile << " " << name_of(v);
   }
 }
 
@@ -510,8 +510,10 @@ TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
   EXPECT_EQ(tilekit::PermutePlan(exec, b120, bout, {1, 2, 0}).tiled_layout().kind, BoxKind::affine);
   EXPECT_EQ(tilekit::PermutePlan(exec, b021, bout, {0, 2, 1}).tiled_layout().kind, BoxKind::affine);
   EXPECT_EQ(tilekit::PermutePlan(exec, a, same, {0, 1, 2}, PermuteVariant::naive).method(), M::naive);
-  EXPECT_EQ(tilekit::PermutePlan(exec, a, rot, {1, 2, 0}, PermuteVariant::shared_bank_free).method(),
-            M::shared);
+  EXPECT_EQ(tilekit::study::Permute3Plan(exec, a, rot, {1, 2, 0},
+                                        tilekit::study::Permute3Variant::shared_bank_free)
+                .method(),
+            "shared");
 }
 
 /// Pure moves (one type, alpha 1, beta 0) whose fused problem is a 2-D
@@ -812,7 +814,8 @@ TYPED_TEST(PermuteErrors, RejectedBeforeAnythingIsWritten) {
   EXPECT_THROW(tilekit::permute(exec, in, out, {0, 1, 2}), invalid_argument);
   // Seed variants need rank 3.
   V2 m("m", 3, 4), mt("mt", 4, 3);
-  EXPECT_THROW(tilekit::permute(exec, m, mt, {1, 0}, 1.0f, 0.0f, PermuteVariant::shared),
+  EXPECT_THROW(tilekit::study::Permute3Plan(exec, m, mt, {1, 0},
+                                            tilekit::study::Permute3Variant::shared),
                invalid_argument);
   EXPECT_TRUE(still_poisoned(out));
   EXPECT_TRUE(still_poisoned(bad));
@@ -873,8 +876,8 @@ TYPED_TEST(PermuteErrors, EmptyTensorsAreNoOps) {
   using V = Kokkos::View<float***, Kokkos::LayoutRight, typename E::memory_space>;
   E exec;
   V in("in", 0, 5, 3), out("out", 3, 0, 5);
-  for (auto v : tilekit::permute_variants)
-    EXPECT_NO_THROW(tilekit::permute(exec, in, out, {2, 0, 1}, 1.0f, 0.0f, v));
+  for (const auto& v : kPermuteRuns)
+    EXPECT_NO_THROW(permute_with(v, exec, in, out, {2, 0, 1}, 1.0f, 0.0f));
   exec.fence();
 }
 
@@ -1062,7 +1065,7 @@ TEST(PermuteTiling, ADimensionEndingBothRunsGrowsTheBox) {
 }
 
 TEST(PermuteBanks, PaddingRemovesTheConflictsOfThePermutedWrite) {
-  using namespace tilekit::impl;
+  using namespace tilekit::study;
   // Seed 003's table for 4-byte elements, where our model agrees with it.
   auto dims = [](std::array<int, 3> p) { auto d = bank_free_dims(p, 4); return std::pair{d.dy, d.dx}; };
   EXPECT_EQ(dims({0, 2, 1}), (std::pair{8, 12}));

@@ -6,6 +6,7 @@
 // conversion and axpby store, and the rejections (aliasing windows,
 // overlapping strides, other strides at execute, the seed variants).
 #include <tilekit/permute.hpp>
+#include <tilekit/study/permute3d.hpp>
 
 #include <algorithm>
 #include <numeric>
@@ -217,7 +218,8 @@ TYPED_TEST(PermuteStrided, Rejected) {
   EXPECT_THROW(plan.execute(s2.window(), r.window()), tilekit::invalid_argument);
   EXPECT_TRUE(still_poisoned(r.data));
   // The seed's rank-3 kernels need contiguous views.
-  EXPECT_THROW(tilekit::PermutePlan(exec, s.window(), r.window(), {2, 1, 0}, PermuteVariant::shared),
+  EXPECT_THROW(tilekit::study::Permute3Plan(exec, s.window(), r.window(), {2, 1, 0},
+                                            tilekit::study::Permute3Variant::shared),
                tilekit::invalid_argument);
 }
 

@@ -1,8 +1,9 @@
 // Reductions: the production reduce (every operation) and every step of the
-// seed-004 ladder against host references, at sizes 0, 1, 2^k - 1, 2^k,
+// seed-004 ladder (tilekit::study) against host references, at sizes 0, 1, 2^k - 1, 2^k,
 // 2^k + 1, primes and 2^26; any rank, layout and alignment; NaN and infinity;
 // launch-shape overrides (several teams on every space); every error case.
 #include <tilekit/reduce.hpp>
+#include <tilekit/study/reduce_ladder.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +15,9 @@
 
 namespace {
 using namespace tilekit::test;
-using tilekit::ReduceStep;
+using tilekit::study::ReduceStep;
+using tilekit::study::ReduceStepOptions;
+using tilekit::study::ReduceStepPlan;
 using tilekit::ValueIndex;
 using i64 = std::int64_t;
 
@@ -25,12 +28,12 @@ const ReduceStep kSteps[] = {ReduceStep::naive,     ReduceStep::strided,
 
 /// Every ladder step's sum of v, exactly.
 template <class E, class T, class View>
-void check_steps(const View& v, i64 expected, const tilekit::ReduceOptions& o = {}) {
+void check_steps(const View& v, i64 expected, const ReduceStepOptions& o = {}) {
   E exec;
   for (auto s : kSteps) {
-    tilekit::ReduceStepPlan plan(exec, v, s, o);
+    ReduceStepPlan plan(exec, v, s, o);
     EXPECT_EQ(plan.execute(v), static_cast<tilekit::sum_t<T>>(expected))
-        << "n = " << v.size() << " step " << tilekit::to_string(s);
+        << "n = " << v.size() << " step " << tilekit::study::to_string(s);
   }
 }
 
@@ -121,7 +124,7 @@ TYPED_TEST(Reduce, LaunchShapeOverrides) {
       check_all_ops<E, T>(v, ref, n, o);
     }
     for (auto [block, warp] : {std::pair{2, 1}, {8, 4}, {64, 8}, {512, 32}}) {
-      tilekit::ReduceOptions o;
+      ReduceStepOptions o;
       o.block = block;
       o.warp = warp;
       o.teams = 5;
@@ -346,9 +349,9 @@ TYPED_TEST(ReduceFloat, WithinTheStatedBound) {
       EXPECT_EQ(got, exact);
     }
     for (auto s : kSteps) {
-      tilekit::ReduceStepPlan sp(exec, v, s);
+      ReduceStepPlan sp(exec, v, s);
       EXPECT_LE(std::abs(static_cast<double>(sp.execute(v)) - exact), sp.error_bound(exact))
-          << "n = " << n << " step " << tilekit::to_string(s);
+          << "n = " << n << " step " << tilekit::study::to_string(s);
     }
   }
   // Other league caps and both splits: the bound follows the rounds and the
@@ -403,8 +406,8 @@ TYPED_TEST(ReduceFloat, NanAndInfinityPropagate) {
       EXPECT_EQ(mn.index, first) << at;
       EXPECT_EQ(mx.index, first) << at;
       for (auto s : kSteps) {
-        tilekit::ReduceStepPlan sp(exec, v, s);
-        EXPECT_TRUE(std::isnan(sp.execute(v))) << at << " step " << tilekit::to_string(s);
+        ReduceStepPlan sp(exec, v, s);
+        EXPECT_TRUE(std::isnan(sp.execute(v))) << at << " step " << tilekit::study::to_string(s);
       }
       // Infinities: +inf alone gives +inf (also compensated); with -inf, NaN.
       hv(first) = inf;
@@ -449,7 +452,7 @@ TYPED_TEST(ReduceErrors, RejectedBeforeAnythingIsWritten) {
   // A column block of a row-major matrix is not contiguous: the ladder needs
   // contiguous views (the production reduce takes it: test_reduce_strided.cpp).
   auto cols = Kokkos::subview(m, Kokkos::ALL, Kokkos::pair<int, int>(0, 3));
-  EXPECT_THROW(tilekit::ReduceStepPlan(exec, cols, ReduceStep::naive), tilekit::invalid_argument);
+  EXPECT_THROW(ReduceStepPlan(exec, cols, ReduceStep::naive), tilekit::invalid_argument);
   // Strides whose elements overlap.
   Kokkos::View<float**, Kokkos::LayoutStride, Mem> over(m.data(), Kokkos::LayoutStride(20, 1, 3, 1));
   EXPECT_THROW(tilekit::reduce(exec, over, tilekit::Sum{}), tilekit::invalid_argument);
@@ -465,7 +468,7 @@ TYPED_TEST(ReduceErrors, RejectedBeforeAnythingIsWritten) {
   Kokkos::View<float*, Mem> a("a", 60), b("b", 61);
   tilekit::ReducePlan plan(exec, a, tilekit::Sum{});
   tilekit::ReducePlan lplan(exec, a, tilekit::MinLoc{});
-  tilekit::ReduceStepPlan splan(exec, a, ReduceStep::multiple);
+  ReduceStepPlan splan(exec, a, ReduceStep::multiple);
   EXPECT_THROW(plan.execute(b, r), tilekit::invalid_argument);
   EXPECT_THROW(lplan.execute(b, rl), tilekit::invalid_argument);
   EXPECT_THROW(splan.execute(b), tilekit::invalid_argument);
@@ -476,17 +479,19 @@ TYPED_TEST(ReduceErrors, RejectedBeforeAnythingIsWritten) {
   tilekit::ReduceOptions huge;
   huge.team_rows = 1 << 20;
   EXPECT_THROW(tilekit::ReducePlan(exec, a, tilekit::Sum{}, huge), tilekit::invalid_argument);
-  EXPECT_THROW(tilekit::ReduceStepPlan(exec, a, ReduceStep::naive, huge),
+  ReduceStepOptions huge_ladder;
+  huge_ladder.team_rows = 1 << 20;
+  EXPECT_THROW(ReduceStepPlan(exec, a, ReduceStep::naive, huge_ladder),
                tilekit::invalid_argument);
-  tilekit::ReduceOptions odd;
+  ReduceStepOptions odd;
   odd.block = 96;
-  EXPECT_THROW(tilekit::ReduceStepPlan(exec, a, ReduceStep::sequential, odd),
+  EXPECT_THROW(ReduceStepPlan(exec, a, ReduceStep::sequential, odd),
                tilekit::invalid_argument);
-  tilekit::ReduceOptions narrow;
+  ReduceStepOptions narrow;
   narrow.block = 32;
   narrow.warp = 32;
-  EXPECT_NO_THROW(tilekit::ReduceStepPlan(exec, a, ReduceStep::first_add, narrow));
-  EXPECT_THROW(tilekit::ReduceStepPlan(exec, a, ReduceStep::unroll_last, narrow),
+  EXPECT_NO_THROW(ReduceStepPlan(exec, a, ReduceStep::first_add, narrow));
+  EXPECT_THROW(ReduceStepPlan(exec, a, ReduceStep::unroll_last, narrow),
                tilekit::invalid_argument);
   tilekit::ReduceOptions negative;
   negative.teams = -1;

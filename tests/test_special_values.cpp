@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "test_helpers.hpp"
+#include "variants.hpp"
 
 namespace {
 using namespace tilekit::test;
@@ -107,22 +108,21 @@ void transposes_keep_bits() {
   for (auto [r, c] : {std::pair{37, 53}, {64, 64}, {1, 100}, {130, 67}}) {
     V in("in", r, c), out("out", c, r);
     fill<E, T, Layout>(in);
-    for (auto v : {tilekit::TransposeVariant::naive, tilekit::TransposeVariant::tiled,
-                   tilekit::TransposeVariant::tiled_padded}) {
+    for (const auto& v : kTransposeRuns) {
       Kokkos::deep_copy(out, flag<T>());
-      tilekit::transpose(exec, in, out, v);
+      transpose_with(v, exec, in, out);
       exec.fence();
-      EXPECT_EQ(wrong_bits(in, out, {1, 0}), 0) << r << "x" << c << " " << tilekit::to_string(v);
+      EXPECT_EQ(wrong_bits(in, out, {1, 0}), 0) << r << "x" << c << " " << name_of(v);
     }
   }
   for (int n : {33, 64, 100}) {
     V a("a", n, n), ref("ref", n, n);
     fill<E, T, Layout>(ref);
-    for (auto v : {tilekit::InplaceVariant::naive, tilekit::InplaceVariant::blocked}) {
+    for (const auto& v : kSquareInplaceRuns) {
       Kokkos::deep_copy(a, ref);
-      tilekit::transpose_inplace(exec, a, v);
+      transpose_inplace_with(v, exec, a);
       exec.fence();
-      EXPECT_EQ(wrong_bits(ref, a, {1, 0}), 0) << n << " " << tilekit::to_string(v);
+      EXPECT_EQ(wrong_bits(ref, a, {1, 0}), 0) << n << " " << name_of(v);
     }
   }
 }
@@ -134,15 +134,15 @@ TYPED_TEST(SpecialValues, TransposesMoveEveryBit) {
 
 template <class E, class T, class Layout, class V>
 void permute_keeps_bits(const V& in, const V& out, const std::vector<int>& perm,
-                        tilekit::PermuteVariant variant, T beta) {
+                        const PermuteRun& variant, T beta) {
   E exec;
   Kokkos::deep_copy(out, flag<T>());
-  tilekit::permute(exec, in, out, perm, T(1), beta, variant);
+  permute_with(variant, exec, in, out, perm, T(1), beta);
   exec.fence();
   std::string p;
   for (int x : perm) p += std::to_string(x) + " ";
   EXPECT_EQ(wrong_bits(in, out, perm), 0)
-      << "perm " << p << tilekit::to_string(variant) << " beta " << beta;
+      << "perm " << p << name_of(variant) << " beta " << beta;
 }
 
 template <class E, class T, class Layout>
@@ -157,7 +157,7 @@ void permutes_keep_bits() {
     for (const auto& p : perms3) {
       const int e[3] = {a, b, c};
       V3 out("out", e[p[0]], e[p[1]], e[p[2]]);
-      for (auto v : tilekit::permute_variants)
+      for (const auto& v : kPermuteRuns)
         permute_keeps_bits<E, T, Layout>(in, out, p, v, T(0));
       permute_keeps_bits<E, T, Layout>(in, out, p, tilekit::PermuteVariant::fused, T(-0.0));
     }

@@ -10,6 +10,7 @@
 
 #include "error_message.hpp"
 #include "test_helpers.hpp"
+#include "variants.hpp"
 
 namespace {
 using namespace tilekit::test;
@@ -26,14 +27,10 @@ const std::vector<std::pair<int, int>> kShapes = {
     {2, 4099}, {4099, 2}, {8, 1031}, {1031, 8}, {9, 1031}, {1031, 5}, {16, 2053}, {2053, 13}, {4, 1031}, {1031, 16}, {12, 1031},
     {17, 1031}, {1031, 17}};
 
-const tilekit::TransposeVariant kVariants[] = {tilekit::TransposeVariant::naive,
-                                               tilekit::TransposeVariant::tiled,
-                                               tilekit::TransposeVariant::tiled_padded};
-
 /// Runs one transpose of a rows x cols matrix of the given layout and checks
 /// every output element against the host reference out(j, i) = in(i, j).
 template <class Exec, class T, class Layout>
-void check_transpose(int rows, int cols, tilekit::TransposeVariant v,
+void check_transpose(int rows, int cols, const TransposeRun& v,
                      const tilekit::TransposeOptions& opts = {}) {
   using View = Kokkos::View<T**, Layout, typename Exec::memory_space>;
   View in("in", rows, cols), out("out", cols, rows);
@@ -43,26 +40,26 @@ void check_transpose(int rows, int cols, tilekit::TransposeVariant v,
   Kokkos::deep_copy(in, hin);
   Kokkos::deep_copy(out, poison<T>());
   Exec exec;
-  tilekit::transpose(exec, in, out, v, opts);
+  transpose_with(v, exec, in, out, opts);
   exec.fence();
   auto hout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   long wrong = 0;
   for (int j = 0; j < cols; ++j)
     for (int i = 0; i < rows; ++i) wrong += hout(j, i) != hin(i, j);
-  EXPECT_EQ(wrong, 0) << rows << "x" << cols << " variant " << tilekit::to_string(v);
+  EXPECT_EQ(wrong, 0) << rows << "x" << cols << " variant " << name_of(v);
 }
 
 TYPED_TEST(Transpose, EveryVariantEveryShapeLayoutRight) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
-  for (auto v : kVariants)
+  for (const auto& v : kTransposeRuns)
     for (auto [r, c] : kShapes) check_transpose<E, T, Kokkos::LayoutRight>(r, c, v);
 }
 
 TYPED_TEST(Transpose, EveryVariantLayoutLeft) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
-  for (auto v : kVariants)
+  for (const auto& v : kTransposeRuns)
     for (auto [r, c] : {std::pair{1, 1}, {1, 40}, {37, 1}, {33, 65}, {130, 67}, {3, 1000}})
       check_transpose<E, T, Kokkos::LayoutLeft>(r, c, v);
 }

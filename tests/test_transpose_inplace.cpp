@@ -1,5 +1,5 @@
-// In-place square transpose: naive swap and blocked pair swap, on edges that
-// are and are not multiples of the tile.
+// In-place square transpose: the blocked pair swap and seed 000's naive swap
+// (tilekit::study), on edges that are and are not multiples of the tile.
 #include <tilekit/transpose.hpp>
 
 #include <tuple>
@@ -8,6 +8,7 @@
 
 #include "inplace_aliased.hpp"
 #include "test_helpers.hpp"
+#include "variants.hpp"
 
 namespace {
 using namespace tilekit::test;
@@ -18,7 +19,7 @@ using AllTypes = Cases<std::int32_t, float, double>;
 TYPED_TEST_SUITE(TransposeInplace, AllTypes, CaseNames);
 
 template <class Exec, class T, class Layout>
-void check_inplace(int n, tilekit::InplaceVariant v, const tilekit::TransposeOptions& o = {}) {
+void check_inplace(int n, const InplaceRun& v, const tilekit::TransposeOptions& o = {}) {
   using View = Kokkos::View<T**, Layout, typename Exec::memory_space>;
   View a("a", n, n);
   auto h = Kokkos::create_mirror(a);  // a separate copy: the reference
@@ -26,13 +27,13 @@ void check_inplace(int n, tilekit::InplaceVariant v, const tilekit::TransposeOpt
     for (int j = 0; j < n; ++j) h(i, j) = static_cast<T>(value_of(i * 7919L + j));
   Kokkos::deep_copy(a, h);
   Exec exec;
-  tilekit::transpose_inplace(exec, a, v, o);
+  transpose_inplace_with(v, exec, a, o);
   exec.fence();
   auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
   long wrong = 0;
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) wrong += r(i, j) != h(j, i);
-  EXPECT_EQ(wrong, 0) << n << "x" << n << " " << tilekit::to_string(v);
+  EXPECT_EQ(wrong, 0) << n << "x" << n << " " << name_of(v);
 }
 
 // Around the tile edges (host: the default edge halved to 32 to 128 for
@@ -43,7 +44,7 @@ const std::vector<int> kEdges = {1, 2, 3, 8, 15, 16, 17, 31, 32, 33, 48, 64, 65,
 TYPED_TEST(TransposeInplace, NaiveSwap) {
   for (int n : kEdges)
     check_inplace<typename TypeParam::exec, typename TypeParam::value, Kokkos::LayoutRight>(
-        n, tilekit::InplaceVariant::naive);
+        n, NaiveInplace{});
 }
 
 TYPED_TEST(TransposeInplace, BlockedPairSwap) {
@@ -53,7 +54,7 @@ TYPED_TEST(TransposeInplace, BlockedPairSwap) {
 }
 
 TYPED_TEST(TransposeInplace, LayoutLeft) {
-  for (auto v : {tilekit::InplaceVariant::naive, tilekit::InplaceVariant::blocked})
+  for (const auto& v : kSquareInplaceRuns)
     for (int n : {1, 33, 130})
       check_inplace<typename TypeParam::exec, typename TypeParam::value, Kokkos::LayoutLeft>(n,
                                                                                             v);

@@ -5,9 +5,12 @@
 // one unit, the 3 spaces x 6 types x 8 ranks x 2 layouts of plans took nvcc
 // longer than a GPU build can wait. This file keeps the dispatch, run_move.
 #include <tilekit/permute.hpp>
+#include <tilekit/study.hpp>
 #include <tilekit/transpose.hpp>
 
+#include <cstddef>
 #include <exception>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -58,15 +61,23 @@ void with_layout(bool left, Fn&& fn) {
   else fn(Kokkos::LayoutRight{});
 }
 
-[[maybe_unused]] inline TransposeVariant transpose_variant(const std::string& v) {
-  for (auto x : {TransposeVariant::naive, TransposeVariant::tiled, TransposeVariant::tiled_padded})
-    if (to_string(x) == v) return x;
+/// fn(v) with the variant of this name: the library's (TransposeVariant,
+/// PermuteVariant) or the seeds' (study::Permute3Variant; nullptr: the naive
+/// transpose).
+template <class Fn>
+void with_transpose_variant(const std::string& v, Fn&& fn) {
+  if (v == "naive") return fn(nullptr);
+  for (auto x : {TransposeVariant::tiled, TransposeVariant::tiled_padded})
+    if (to_string(x) == v) return fn(x);
   throw std::invalid_argument("fuzz: no transpose variant " + v);
 }
 
-[[maybe_unused]] inline PermuteVariant permute_variant(const std::string& v) {
+template <class Fn>
+void with_permute_variant(const std::string& v, Fn&& fn) {
   for (auto x : permute_variants)
-    if (to_string(x) == v) return x;
+    if (to_string(x) == v) return fn(x);
+  for (auto x : study::permute3_variants)
+    if (to_string(x) == v) return fn(x);
   throw std::invalid_argument("fuzz: no permute variant " + v);
 }
 
@@ -113,14 +124,23 @@ Outcome move_typed(const Exec& exec, const Case& c) {
       if (c.op == Op::transpose) {
         auto vin = view_of<2, L, Mem>(din.data(), c.shape);
         auto vout = view_of<2, L, Mem>(dout.data(), {c.shape[1], c.shape[0]});
-        TransposePlan plan(exec, vin, vout, transpose_variant(c.variant));
-        plan.execute(vin, vout);
+        with_transpose_variant(c.variant, [&](auto v) {
+          if constexpr (std::is_same_v<decltype(v), std::nullptr_t>)
+            study::NaiveTransposePlan(exec, vin, vout).execute(vin, vout);
+          else
+            TransposePlan(exec, vin, vout, v).execute(vin, vout);
+        });
         o.method = c.variant;
       } else if (inplace) {
         auto a = view_of<2, L, Mem>(din.data(), c.shape);
-        InplaceTransposePlan plan(
-            exec, a, c.variant == "inplace_naive" ? InplaceVariant::naive : InplaceVariant::blocked);
-        plan.execute(a);
+        // The naive swap takes square matrices; any other takes the
+        // decomposition (InplaceTransposePlan's choice for all but blocked).
+        if (c.variant != "inplace_naive")
+          InplaceTransposePlan(exec, a, InplaceVariant::blocked).execute(a);
+        else if (c.shape[0] == c.shape[1])
+          study::NaiveInplaceTransposePlan(exec, a).execute(a);
+        else
+          InplaceTransposePlan(exec, a, InplaceVariant::decomposed).execute(a);
         o.method = c.variant;
       } else {
         std::vector<std::int64_t> oshape(r);
@@ -129,11 +149,19 @@ Outcome move_typed(const Exec& exec, const Case& c) {
         with_rank(r, [&](auto R) {
           auto vin = view_of<decltype(R)::value, L, Mem>(din.data(), c.shape);
           auto vout = view_of<decltype(R)::value, L, Mem>(dout.data(), oshape);
-          PermutePlan plan(exec, vin, vout, perm, permute_variant(c.variant));
-          plan.execute(vin, vout, alpha, beta);
-          o.method = std::string(to_string(plan.method()));
-          if (plan.method() == PermuteMethod::tiled)
-            o.method += "/" + box_name(plan.tiled_layout().kind);
+          with_permute_variant(c.variant, [&](auto v) {
+            if constexpr (std::is_same_v<decltype(v), study::Permute3Variant>) {
+              study::Permute3Plan plan(exec, vin, vout, perm, v);
+              plan.execute(vin, vout, alpha, beta);
+              o.method = std::string(plan.method());
+            } else {
+              PermutePlan plan(exec, vin, vout, perm, v);
+              plan.execute(vin, vout, alpha, beta);
+              o.method = std::string(to_string(plan.method()));
+              if (plan.method() == PermuteMethod::tiled)
+                o.method += "/" + box_name(plan.tiled_layout().kind);
+            }
+          });
         });
       }
     });

@@ -3,12 +3,15 @@
 // spaces and types. Every result is checked against a host reference. With
 // --out-dtype or --conj (complex types) the rows are permute_convert.cpp's.
 #include <tilekit/permute.hpp>
+#include <tilekit/study/permute3d.hpp>
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <numeric>
 #include <utility>
+#include <variant>
 
 #include "families.hpp"
 #include "permute_common.hpp"
@@ -42,7 +45,7 @@ void for_each_type(const std::string& which, Fn&& fn) {
 /// rank and layout: execute() and what the plan chose.
 struct PlanRun {
   std::function<void()> execute;
-  PermuteMethod method;
+  std::string method;  ///< PermuteMethod's name, or the seed kernel's family
   std::string fused;
   int skew = 0;  ///< the plan's skewed tiles (PermutePlan::skew), 0: none
   int pack = 1;  ///< elements per access of its pure moves (PermutePlan::pack_width)
@@ -79,11 +82,14 @@ struct SubWindow {
   return w;
 }
 
+/// A variant of the subcommand: the library's, or a seed kernel (tilekit::study).
+using Variant = std::variant<PermuteVariant, study::Permute3Variant>;
+
 /// The plan's views: the input contiguous over a, or (sub) a LayoutStride
 /// window over a parent at a; the output contiguous over b.
 template <class Exec, class T, int R, class Layout>
 PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext,
-                 const std::vector<int>& perm, PermuteVariant v, const PermuteOptions& opts,
+                 const std::vector<int>& perm, const Variant& v, const PermuteOptions& opts,
                  double alpha, double beta, const SubWindow* sub) {
   using Mem = typename Exec::memory_space;
   using V = typename ViewOf<T, R, Layout, Mem>::type;
@@ -92,12 +98,17 @@ PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext,
   for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
   const V out = make_view<V>(b, oext, std::make_index_sequence<R>{});
   auto run = [&](const auto& in) -> PlanRun {
+    if (const auto* seed = std::get_if<study::Permute3Variant>(&v)) {
+      auto plan = std::make_shared<study::Permute3Plan<Exec, T>>(exec, in, out, perm, *seed, opts);
+      return {[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); },
+              std::string(plan->method()), "", 0, 1, "", 0};
+    }
     using P = PermutePlan<Exec, T>;
-    auto plan = std::make_shared<P>(exec, in, out, perm, v, opts);
+    auto plan = std::make_shared<P>(exec, in, out, perm, std::get<PermuteVariant>(v), opts);
     PlanRun r{[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); },
-              plan->method(), plan->fused_shape().to_string(), plan->skew(), plan->pack_width(),
-              "", 0};
-    if (r.method == PermuteMethod::tiled) {
+              std::string(to_string(plan->method())), plan->fused_shape().to_string(),
+              plan->skew(), plan->pack_width(), "", 0};
+    if (plan->method() == PermuteMethod::tiled) {
       const impl::TiledLayout& L = plan->tiled_layout();
       r.box = std::to_string(L.box[impl::load_rows]) + "x" + std::to_string(L.box[impl::load_cols]);
       r.threads = plan->tiled_team_size();
@@ -134,7 +145,7 @@ void fill_window(const Exec& exec, const T* a, T* p, const std::vector<index_t>&
 template <class Exec, class T, class Layout, std::size_t... R>
 PlanRun make_run_rank(std::size_t rank, const Exec& exec, T* a, T* b,
                       const std::vector<index_t>& ext, const std::vector<int>& perm,
-                      PermuteVariant v, const PermuteOptions& opts, double alpha, double beta,
+                      const Variant& v, const PermuteOptions& opts, double alpha, double beta,
                       const SubWindow* sub, std::index_sequence<R...>) {
   PlanRun run;
   ((rank == R + 1 ? (run = make_run<Exec, T, R + 1, Layout>(exec, a, b, ext, perm, v, opts,
@@ -214,7 +225,7 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
     return rep.rows.back();
   };
   // Runs one plan: poison, execute, check, time; adds its row.
-  auto measure = [&](const std::string& name, const std::vector<int>& perm, PermuteVariant v,
+  auto measure = [&](const std::string& name, const std::vector<int>& perm, const Variant& v,
                      double naive_ms) -> double {
     const SubWindow* w = sub ? &win : nullptr;
     const PlanRun run =
@@ -236,8 +247,8 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
       row.extra["in_strides"] = impl::join(win.strides, win.strides.size());
     }
     if (o.alpha != 1 || o.beta != 0) row.extra["alpha"] = o.alpha, row.extra["beta"] = o.beta;
-    row.extra["method"] = std::string(to_string(run.method));
-    if (v == PermuteVariant::fused) row.extra["fused"] = run.fused;
+    row.extra["method"] = run.method;
+    if (v == Variant(PermuteVariant::fused)) row.extra["fused"] = run.fused;
     if (run.skew > 0) row.extra["skew"] = run.skew;
     if (!run.box.empty()) {
       row.extra["box"] = run.box;
@@ -270,17 +281,23 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   }
   if (R == 3 && !sub) {
     const std::vector<int> id = {0, 1, 2};
-    if (selected("copy_simple")) measure("copy_simple", id, PermuteVariant::simple_templated, 0);
-    if (selected("copy_shared")) measure("copy_shared", id, PermuteVariant::shared_templated, 0);
+    using study::Permute3Variant;
+    if (selected("copy_simple")) measure("copy_simple", id, Permute3Variant::simple_templated, 0);
+    if (selected("copy_shared")) measure("copy_shared", id, Permute3Variant::shared_templated, 0);
   }
+  // The library's variants, then the seeds' rank-3 kernels (contiguous views
+  // only); those after naive report their speedup over it.
+  std::vector<Variant> variants(std::begin(permute_variants), std::end(permute_variants));
+  if (R == 3 && !sub)
+    for (auto v : study::permute3_variants) variants.push_back(v);
   for (const auto& perm : permutations(o, R)) {
     double naive_ms = 0;
-    for (auto v : permute_variants) {
-      const std::string name(to_string(v));
-      // The seed's rank-3 kernels take contiguous views only.
-      if (!selected(name) || (is_rank3_variant(v) && (R != 3 || sub))) continue;
-      const double ms = measure(name, perm, v, v == PermuteVariant::naive ? 0 : naive_ms);
-      if (v == PermuteVariant::naive) naive_ms = ms;
+    for (const auto& v : variants) {
+      const std::string name = std::visit([](auto x) { return std::string(to_string(x)); }, v);
+      if (!selected(name)) continue;
+      const bool naive = v == Variant(PermuteVariant::naive);
+      const double ms = measure(name, perm, v, naive ? 0 : naive_ms);
+      if (naive) naive_ms = ms;
     }
   }
   return ok;

@@ -1,5 +1,6 @@
 // `tilekit transpose`: every 2-D transpose variant against the deep_copy of
 // the same bytes, on the selected spaces and types.
+#include <tilekit/study/transpose_naive.hpp>
 #include <tilekit/transpose.hpp>
 
 #include <algorithm>
@@ -113,71 +114,84 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
     });
     add_row("copy_kernel", t, false, 0);
   }
-  for (auto v : {TransposeVariant::naive, TransposeVariant::tiled, TransposeVariant::tiled_padded}) {
-    if (!selected(std::string(to_string(v)))) continue;
-    auto one = [&](const auto& src) {
-      TransposePlan plan(exec, src, out, v, o.shape);
-      poison();
-      plan.execute(src, out);
-      const bool good = verify();
-      ok = ok && good;
-      auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(src, out); });
-      auto row = add_row(std::string(to_string(v)) + (sub ? "_sub_" + o.sub : ""), t,
-                         o.common.check && good, v == TransposeVariant::naive ? 0 : naive_ms);
-      if (v == TransposeVariant::naive) naive_ms = row.ms;
-      if (v != TransposeVariant::naive) {
-        rep.rows.back().extra["tile"] = plan.config().tile;
-        if (plan.tile_rows() != plan.config().tile)
-          rep.rows.back().extra["tile_rows"] = plan.tile_rows();
-        rep.rows.back().extra["threads"] = plan.config().team_rows * plan.config().vector;
-        if (plan.thin()) rep.rows.back().extra["kernel"] = "thin";
-        if (plan.skew() > 0) rep.rows.back().extra["skew"] = plan.skew();
-      }
-      if (sub) {
-        rep.rows.back().extra["sub"] = o.sub;
-        rep.rows.back().extra["in_strides"] = std::to_string(ld) + ",1";
-        rep.rows.back().extra["kernel"] =
-            v == TransposeVariant::naive ? "naive"
-            : plan.thin()                ? "thin"
-            : plan.tiled()               ? "tiled"
-                                         : "strided";
-      }
-      if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
-      if (!o.transfers.empty())
-        add_transfer_rows(exec, o.common, o.transfers, a, b, [&] { plan.execute(src, out); },
-                          rep.rows.back(), copy_gbps, peak, rep);
-    };
-    if (sub)
-      one(win);
-    else
-      one(in);
-  }
+  // Seed 002's naive transpose (tilekit::study), then the library's variants,
+  // with their speedup over it.
+  auto out_of_place = [&](const std::string& name, const auto& src, const auto& plan) {
+    constexpr bool naive = std::is_same_v<std::decay_t<decltype(plan)>,
+                                          study::NaiveTransposePlan<Exec, T>>;
+    poison();
+    plan.execute(src, out);
+    const bool good = verify();
+    ok = ok && good;
+    auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(src, out); });
+    auto row = add_row(name + (sub ? "_sub_" + o.sub : ""), t, o.common.check && good,
+                       naive ? 0 : naive_ms);
+    auto& extra = rep.rows.back().extra;
+    if constexpr (naive) {
+      naive_ms = row.ms;
+    } else {
+      extra["tile"] = plan.config().tile;
+      if (plan.tile_rows() != plan.config().tile) extra["tile_rows"] = plan.tile_rows();
+      extra["threads"] = plan.config().team_rows * plan.config().vector;
+      if (plan.thin()) extra["kernel"] = "thin";
+      if (plan.skew() > 0) extra["skew"] = plan.skew();
+    }
+    if (sub) {
+      extra["sub"] = o.sub;
+      extra["in_strides"] = std::to_string(ld) + ",1";
+      if constexpr (naive) extra["kernel"] = "naive";
+      else extra["kernel"] = plan.thin() ? "thin" : plan.tiled() ? "tiled" : "strided";
+    }
+    if (!good) extra["error"] = "WRONG RESULT";
+    if (!o.transfers.empty())
+      add_transfer_rows(exec, o.common, o.transfers, a, b, [&] { plan.execute(src, out); },
+                        rep.rows.back(), copy_gbps, peak, rep);
+  };
+  auto each_variant = [&](const auto& src) {
+    if (selected("naive")) out_of_place("naive", src, study::NaiveTransposePlan(exec, src, out));
+    for (auto v : {TransposeVariant::tiled, TransposeVariant::tiled_padded})
+      if (selected(std::string(to_string(v))))
+        out_of_place(std::string(to_string(v)), src, TransposePlan(exec, src, out, v, o.shape));
+  };
+  if (sub)
+    each_variant(win);
+  else
+    each_variant(in);
   // In place: the square swaps on square matrices; blocked (square blocks and
   // a shuffle) on others whose extents share a divisor of 16 or more; the
   // decomposition on any shape (rows x cols in b's memory, left as cols x
   // rows). Each timed execution transposes the previous result as a rows x
   // cols matrix again: the same moves on other data.
-  for (auto v : {InplaceVariant::naive, InplaceVariant::blocked, InplaceVariant::decomposed}) {
-    if (!selected(std::string(to_string(v)))) continue;
-    if (rows != cols && v == InplaceVariant::naive) continue;
-    InplaceTransposePlan plan(exec, sq, v, o.shape);
-    // blocked on a matrix it cannot block is the decomposition's row.
-    if (plan.variant() != v) continue;
+  auto in_place = [&](const std::string& name, const auto& plan) {
+    constexpr bool naive = std::is_same_v<std::decay_t<decltype(plan)>,
+                                          study::NaiveInplaceTransposePlan<Exec, T>>;
     Kokkos::deep_copy(exec, b, a);
     plan.execute(sq);
     const bool good = verify_contiguous();
     ok = ok && good;
     auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(sq); });
-    auto row = add_row(std::string(to_string(v)), t, o.common.check && good,
-                       v == InplaceVariant::naive ? 0 : inplace_naive_ms);
-    if (v == InplaceVariant::naive) inplace_naive_ms = row.ms;
-    if (rows != cols || v == InplaceVariant::decomposed)
-      rep.rows.back().extra["workspace_bytes"] = static_cast<double>(plan.workspace_bytes());
-    if (plan.block_edge() > 0) {
-      rep.rows.back().extra["block_edge"] = static_cast<double>(plan.block_edge());
-      rep.rows.back().extra["batch_width"] = static_cast<double>(plan.batch_width());
+    auto row = add_row(name, t, o.common.check && good, naive ? 0 : inplace_naive_ms);
+    auto& extra = rep.rows.back().extra;
+    if constexpr (naive) {
+      inplace_naive_ms = row.ms;
+    } else {
+      if (rows != cols || plan.variant() == InplaceVariant::decomposed)
+        extra["workspace_bytes"] = static_cast<double>(plan.workspace_bytes());
+      if (plan.block_edge() > 0) {
+        extra["block_edge"] = static_cast<double>(plan.block_edge());
+        extra["batch_width"] = static_cast<double>(plan.batch_width());
+      }
     }
-    if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
+    if (!good) extra["error"] = "WRONG RESULT";
+  };
+  if (selected("inplace_naive") && rows == cols)
+    in_place("inplace_naive", study::NaiveInplaceTransposePlan(exec, sq));
+  for (auto v : {InplaceVariant::blocked, InplaceVariant::decomposed}) {
+    if (!selected(std::string(to_string(v)))) continue;
+    InplaceTransposePlan plan(exec, sq, v, o.shape);
+    // blocked on a matrix it cannot block is the decomposition's row.
+    if (plan.variant() != v) continue;
+    in_place(std::string(to_string(v)), plan);
   }
   return ok;
 }

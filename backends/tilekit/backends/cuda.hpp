@@ -159,7 +159,7 @@ struct Traits<Kokkos::Cuda> {
   /// 6336 102.3 / 102.3. A last partial wave is a tail (double, 2^26: 792
   /// teams 100.5, 820 93; 528 at 2^28 95.9); one wave stays best below 2^26.
   static constexpr ReduceConfig reduce_config() {
-    return {8, 32, 16, 4, 2, 256, 32, 50, true, 0, 0, true, 40, 12};
+    return {8, 32, 16, 4, 50, true, 0, 0, true, 40, 12};
   }
   static int compute_units(const Kokkos::Cuda& exec) {
     return exec.cuda_device_prop().multiProcessorCount;

@@ -132,7 +132,7 @@ struct HostTraits {
   /// MinLoc/MaxLoc take 128 rows (4 KiB of floats) at a time: their values
   /// first, vectorised, then indices only where the min/max improves.
   static constexpr ReduceConfig reduce_config() {
-    return {1, 1, 32, 4, 1, 256, 32, 100, false, 32, 128};
+    return {1, 1, 32, 4, 100, false, 32, 128};
   }
   /// permute: boxes of 256 x 256 floats, 128 x 128 doubles (256 KiB of
   /// level-1 scratch), taken as load runs of edge^2 / 64 elements and store

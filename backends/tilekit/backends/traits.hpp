@@ -64,9 +64,6 @@ struct ReduceConfig {
   int vector = 1;          ///< vector length
   int load_bytes = 32;     ///< production: bytes of one load of a work item
   int loads = 4;           ///< production: independent loads in flight per work item
-  int teams_per_unit = 1;  ///< ladder step 6: league cap = teams_per_unit x concurrency / team threads
-  int block = 256;         ///< seed-004 ladder: work items per team (a power of two)
-  int warp = 32;           ///< ladder: width of the last level step 5 unrolls (a power of two)
   /// production: league cap in % of concurrency / team threads (the teams that
   /// are resident at once at full thread occupancy; 100 = one such wave)
   int league_pct = 100;

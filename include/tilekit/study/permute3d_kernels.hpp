@@ -1,6 +1,6 @@
 #pragma once
-// Seed 003's rank-3 permute kernels on row-major data, kept as selectable
-// variants to compare against the general ones:
+// Seed 003's rank-3 permute kernels on row-major data (Permute3Plan,
+// permute3d.hpp), kept to compare against the library's:
 //   simple        one element per work item, permutation at run time;
 //   simple, templated: the permutation as template parameters (StaticPerm3);
 //   shared        8 x 8 x 8 cubes through team scratch, scratch indexed in
@@ -9,7 +9,8 @@
 //   extents (bank_free_dims) that remove the bank conflicts of the
 //   permuted scratch write.
 // The seed's "copy" kernels are these with the identity permutation.
-#include <tilekit/impl/permute/kernels.hpp>
+#include <tilekit/impl/common/tile_copy.hpp>  // index_t, ScratchArray
+#include <tilekit/impl/permute/store.hpp>      // permute_scalar_t, convert
 
 #include <array>
 #include <cstddef>
@@ -17,7 +18,11 @@
 #include <mutex>
 #include <utility>
 
-namespace tilekit::impl {
+namespace tilekit::study {
+
+using impl::convert;
+using impl::index_t;
+using impl::ScratchArray;
 
 /// The permutation as template parameters: perm[k] folds to a constant.
 template <int A, int B, int C>
@@ -199,4 +204,4 @@ inline CubeDims bank_free_dims_cached(const std::array<int, 3>& p, std::size_t e
   return it->second;
 }
 
-}  // namespace tilekit::impl
+}  // namespace tilekit::study

@@ -1,15 +1,23 @@
 #pragma once
-// Dispatch of seed 004's ladder: the passes of one step (each reduces the
-// previous pass's partials, one per team, until one value is left), their
-// workspace, and the Kokkos parallel_reduce baseline.
-#include <tilekit/impl/reduce/dispatch.hpp>
+// Seed 004's reduce ladder, the baseline the tool and the study measure the
+// library's reduce against: the six refinement steps of a parallel sum
+// (reduce_ladder_kernels.hpp) and Kokkos' parallel_reduce. A plan runs the
+// passes of one step (each reduces the previous pass's partials, one per
+// team, until one value is left) and owns their workspace.
+//
+//   tilekit::study::ReduceStepPlan plan(exec, v, tilekit::study::ReduceStep::multiple);
+//   auto s = plan.execute(v);   // the sum, on the host (waits)
+#include <tilekit/backends/ladder.hpp>
+#include <tilekit/reduce.hpp>
 #include <tilekit/study/reduce_ladder_kernels.hpp>
 
+#include <limits>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
-namespace tilekit {
+namespace tilekit::study {
 
 constexpr std::string_view to_string(ReduceStep s) {
   switch (s) {
@@ -24,11 +32,28 @@ constexpr std::string_view to_string(ReduceStep s) {
   return "?";
 }
 
+/// Launch-shape overrides of the ladder; 0 keeps the backend's value (the
+/// production reduce's team shape, backends::LadderTraits for the rest).
+struct ReduceStepOptions {
+  int team_rows = 0;  ///< team size
+  int vector = 0;     ///< vector length
+  int teams = 0;      ///< step 6: most teams launched
+  int block = 0;      ///< work items per team (a power of two)
+  int warp = 0;       ///< width of the last level of steps 5 and 6 (a power of two)
+  std::string label = "tilekit::reduce";  ///< prefix of the kernel labels
+};
+
+/// The ladder's resolved launch shape.
+struct ReduceStepConfig {
+  int team_rows = 1, vector = 1;
+  backends::LadderConfig ladder{};
+};
+
 /// Plan of one ladder step summing views of n elements of T into sum_t<T>.
 /// Every pass is a launch of the same step; the last one writes the result.
 template <class ExecSpace, class T>
 class ReduceStepPlan {
-  static_assert(!impl::is_half_v<T>, "tilekit::ReduceStepPlan: the ladder sums int32, int64, "
+  static_assert(!impl::is_half_v<T>, "tilekit::study::ReduceStepPlan: the ladder sums int32, int64, "
                                      "float and double; reduce half_t and bhalf_t with ReducePlan");
   using Mem = typename ExecSpace::memory_space;
   using index_t = impl::index_t;
@@ -39,16 +64,16 @@ class ReduceStepPlan {
 
   template <class View>
   ReduceStepPlan(const ExecSpace& exec, const View& v, ReduceStep step = ReduceStep::multiple,
-                 ReduceOptions opts = {})
+                 ReduceStepOptions opts = {})
       : exec_(exec), step_(step), opts_(std::move(opts)), n_(static_cast<index_t>(v.size())) {
     check(v);
-    config_ = impl::resolve_reduce<ExecSpace>(where(), opts_);
+    resolve();
     if (step_ == ReduceStep::kokkos) {
       result_ = Kokkos::View<result_type, Mem>(Kokkos::view_alloc(exec_, where() + " result"));
       host_result_ = Kokkos::View<result_type, Kokkos::HostSpace>(where() + " on host");
       return;
     }
-    const int B = config_.block, w = config_.warp;
+    const int B = config_.ladder.block, w = config_.ladder.warp;
     auto pow2 = [](int x) { return x > 0 && (x & (x - 1)) == 0; };
     if (!pow2(B) || !pow2(w))
       detail::fail(where(), "block " + std::to_string(B) + " and warp " + std::to_string(w) +
@@ -56,7 +81,12 @@ class ReduceStepPlan {
     if (step_ >= ReduceStep::unroll_last && B < 2 * w)
       detail::fail(where(), "block " + std::to_string(B) + " must be at least twice the warp " +
                                 std::to_string(w));
-    const index_t cap = impl::league_cap(exec_, config_, opts_.teams);
+    const index_t cap =
+        opts_.teams > 0
+            ? opts_.teams
+            : std::max<index_t>(1, static_cast<index_t>(config_.ladder.teams_per_unit) *
+                                       exec_.concurrency() /
+                                       (static_cast<index_t>(config_.team_rows) * config_.vector));
     const index_t per_team = (step_ >= ReduceStep::first_add ? 2 : 1) * static_cast<index_t>(B);
     index_t n = n_;
     do {
@@ -99,7 +129,7 @@ class ReduceStepPlan {
   }
 
   ReduceStep step() const { return step_; }
-  const backends::ReduceConfig& config() const { return config_; }
+  const ReduceStepConfig& config() const { return config_; }
   /// Launches per execution (0 for the Kokkos baseline, which is one parallel_reduce).
   std::size_t passes() const { return passes_.size(); }
 
@@ -112,8 +142,8 @@ class ReduceStepPlan {
     for (const auto& p : passes_) {
       index_t chain = step_ >= ReduceStep::first_add ? 1 : 0;
       if (step_ == ReduceStep::multiple)
-        chain = 1 + impl::ceil_div(p.n, 2 * static_cast<index_t>(config_.block) * p.league);
-      h += chain + impl::ceil_log2(config_.block) + 2;
+        chain = 1 + impl::ceil_div(p.n, 2 * static_cast<index_t>(config_.ladder.block) * p.league);
+      h += chain + impl::ceil_log2(config_.ladder.block) + 2;
     }
     return h;
   }
@@ -131,6 +161,22 @@ class ReduceStepPlan {
 
  private:
   std::string where() const { return opts_.label; }
+
+  /// The production reduce's team shape and the backend's ladder data, with
+  /// the caller's overrides.
+  void resolve() {
+    const auto& o = opts_;
+    if (o.team_rows < 0 || o.vector < 0 || o.teams < 0 || o.block < 0 || o.warp < 0)
+      detail::fail(where(),
+                   "team_rows, vector, teams, block and warp must not be negative"
+                   " (0: the backend's choice)");
+    const backends::ReduceConfig r = backends::Traits<ExecSpace>::reduce_config();
+    config_ = {r.team_rows, r.vector, backends::LadderTraits<ExecSpace>::config()};
+    if (o.team_rows > 0) config_.team_rows = o.team_rows;
+    if (o.vector > 0) config_.vector = o.vector;
+    if (o.block > 0) config_.ladder.block = o.block;
+    if (o.warp > 0) config_.ladder.warp = o.warp;
+  }
 
   template <class View>
   void check(const View& v) const {
@@ -153,12 +199,12 @@ class ReduceStepPlan {
 
   template <ReduceStep St, class In>
   void run_pass(const In* in, result_type* out, index_t n, index_t league, bool dry_run) const {
-    using F = impl::ReduceStepKernel<ExecSpace, In, result_type, St>;
-    const F f{in, out, n, config_.block, config_.warp};
-    const std::size_t scratch = F::scratch_bytes(config_.block);
+    using F = ReduceStepKernel<ExecSpace, In, result_type, St>;
+    const F f{in, out, n, config_.ladder.block, config_.ladder.warp};
+    const std::size_t scratch = F::scratch_bytes(config_.ladder.block);
     if (dry_run) {  // throws for a shape or scratch size the space cannot launch
-      impl::team_policy(where(), exec_, f, static_cast<int>(league), impl::team_shape(config_),
-                        scratch);
+      impl::team_policy(where(), exec_, f, static_cast<int>(league),
+                        backends::TileConfig{0, config_.team_rows, config_.vector, 0}, scratch);
       return;
     }
     Kokkos::TeamPolicy<ExecSpace> policy(exec_, static_cast<int>(league), config_.team_rows,
@@ -172,7 +218,7 @@ class ReduceStepPlan {
     if (step_ == ReduceStep::kokkos) {
       using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>;
       Kokkos::parallel_reduce(where() + "_kokkos", Policy(exec_, 0, n_),
-                              impl::ReduceKokkosSum<T, result_type>{data},
+                              ReduceKokkosSum<T, result_type>{data},
                               Kokkos::Sum<result_type, Mem>(result));
       return;
     }
@@ -196,9 +242,9 @@ class ReduceStepPlan {
 
   ExecSpace exec_;
   ReduceStep step_;
-  ReduceOptions opts_;
+  ReduceStepOptions opts_;
   index_t n_;
-  backends::ReduceConfig config_{};
+  ReduceStepConfig config_{};
   std::vector<Pass> passes_;
   Kokkos::View<result_type*, Mem> buf_[2];
   Kokkos::View<result_type, Mem> result_;
@@ -212,7 +258,7 @@ template <class E, class V>
 ReduceStepPlan(const E&, const V&, ReduceStep)
     -> ReduceStepPlan<E, typename V::non_const_value_type>;
 template <class E, class V>
-ReduceStepPlan(const E&, const V&, ReduceStep, ReduceOptions)
+ReduceStepPlan(const E&, const V&, ReduceStep, ReduceStepOptions)
     -> ReduceStepPlan<E, typename V::non_const_value_type>;
 
-}  // namespace tilekit
+}  // namespace tilekit::study

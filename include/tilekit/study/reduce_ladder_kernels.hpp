@@ -6,10 +6,18 @@
 // A team is one block of `block` work items (tid = 0 .. block-1; on the GPU a
 // thread each, on the CPU the iterations of a loop). Each pass reduces a block
 // of the input to one partial per team; the dispatch runs passes over the
-// partials until one value is left, as seed 004 does.
-#include <tilekit/impl/reduce/ops.hpp>
+// partials until one value is left, as seed 004 does (reduce_ladder.hpp).
+#include <tilekit/impl/common/tile_copy.hpp>  // index_t, ScratchArray
 
-namespace tilekit {
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace tilekit::study {
+
+using impl::index_t;
+using impl::ScratchArray;
 
 /// The ladder, in seed 004's order; `kokkos` is Kokkos::parallel_reduce.
 enum class ReduceStep {
@@ -21,8 +29,6 @@ enum class ReduceStep {
   multiple,     ///< 6: several elements per work item (algorithm cascading)
   kokkos        ///< Kokkos::parallel_reduce over a RangePolicy (the baseline)
 };
-
-namespace impl {
 
 template <class Exec, class In, class S, ReduceStep Step>
 struct ReduceStepKernel {
@@ -127,5 +133,4 @@ struct ReduceKokkosSum {
   }
 };
 
-}  // namespace impl
-}  // namespace tilekit
+}  // namespace tilekit::study

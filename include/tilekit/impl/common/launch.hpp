@@ -1,10 +1,12 @@
 #pragma once
-// Launch helpers shared by every family's dispatch: the checked team policy,
-// the league size, the backend's compile-time staging counts and the layout
-// test that maps LayoutLeft views onto the row-major kernels.
+// Launch helpers shared by every family's dispatch: the caller's launch-shape
+// overrides and their resolution against the backend's, the checked team
+// policy, the league size, the backend's compile-time staging counts and the
+// layout test that maps LayoutLeft views onto the row-major kernels.
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
-#include <tilekit/impl/common/tile_copy.hpp>  // index_t
+#include <tilekit/impl/common/optional_traits.hpp>  // tiles_wanted, tile_rows
+#include <tilekit/impl/common/tile_copy.hpp>        // index_t
 
 #include <Kokkos_Core.hpp>
 
@@ -12,7 +14,70 @@
 #include <string>
 #include <type_traits>
 
+namespace tilekit {
+
+/// Launch-shape overrides of the tiled families (transpose, permute); 0 (or
+/// -1 for pad and align) keeps the backend's choice.
+struct LaunchOptions {
+  int tile = 0;       ///< tile edge in elements (the permute: run length of its tiles)
+  int team_rows = 0;  ///< team size
+  int vector = 0;     ///< vector length
+  int pad = -1;       ///< scratch row padding
+  int tiles_per_team = 0;  ///< tiles (team steps) each team takes in turn
+  /// Staged tiles (GPUs): bytes of the store transaction that skewed tiles
+  /// start every piece of an output row on, where the output's rows do not
+  /// start on one (a power of two; 0: rectangular tiles always; -1: the
+  /// backend's, Traits::transpose_store_sector).
+  int align = -1;
+};
+
+}  // namespace tilekit
+
 namespace tilekit::impl {
+
+/// The backend's launch shape c with the caller's overrides o; `padded`
+/// false drops the scratch padding. Throws for negative overrides or a tile
+/// edge above max_edge.
+inline backends::TileConfig resolve_tile(const std::string& where, const LaunchOptions& o,
+                                         backends::TileConfig c, bool padded, int max_edge) {
+  if (o.tile < 0 || o.team_rows < 0 || o.vector < 0 || o.tiles_per_team < 0)
+    detail::fail(where,
+                 "tile, team_rows, vector and tiles_per_team must not be negative"
+                 " (0: the backend's choice)");
+  if (o.tile > 0) c.tile = o.tile;
+  if (o.team_rows > 0) c.team_rows = o.team_rows;
+  if (o.vector > 0) c.vector = o.vector;
+  if (o.pad >= 0) c.pad = o.pad;
+  if (o.tiles_per_team > 0) c.tiles_per_team = o.tiles_per_team;
+  if (!padded) c.pad = 0;
+  if (c.tile > max_edge)
+    detail::fail(where,
+                 "tile edge " + std::to_string(c.tile) + " exceeds " + std::to_string(max_edge));
+  return c;
+}
+
+/// Whether the caller gave any part of the launch shape (the backend's own
+/// further choices apply only where none is given).
+inline bool launch_given(const LaunchOptions& o) {
+  return o.tile > 0 || o.team_rows > 0 || o.vector > 0 || o.pad >= 0 || o.tiles_per_team > 0;
+}
+
+/// The backend's tile edge for an m x n matrix on `threads` threads: halved
+/// (not below 32) while the matrix would give a thread fewer than
+/// Traits::tiles_per_thread tiles (tiles_wanted), where the backend sets it
+/// (hosts, whose tiles are large); as it is elsewhere. Tiles of `rows` rows
+/// (where 0 < rows < the edge) count as such, and a batch of `batch`
+/// matrices has that many times the tiles of one.
+template <class Exec>
+int fit_tile(int tile, index_t m, index_t n, int threads, int rows = 0, index_t batch = 1) {
+  const index_t want = tiles_wanted<Exec>(threads);
+  auto tiles = [&](int t) {
+    const index_t r = tile_rows(rows, t);
+    return ((m + r - 1) / r) * ((n + t - 1) / t) * batch;
+  };
+  while (tile > 32 && tiles(tile) < want) tile /= 2;
+  return tile;
+}
 
 /// League size for `work` independent items: capped, teams loop over the rest.
 inline int league_for(index_t work, long max_league) {

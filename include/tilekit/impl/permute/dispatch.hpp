@@ -8,15 +8,12 @@
 // (permute/store.hpp), chosen per execute() from alpha and beta.
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
-#include <tilekit/study/permute3d_kernels.hpp>
-#include <tilekit/impl/permute/kernels.hpp>
 #include <tilekit/impl/common/launch.hpp>
-#include <tilekit/impl/transpose/plan.hpp>
+#include <tilekit/impl/permute/kernels.hpp>
+#include <tilekit/impl/permute/matrix.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <utility>
 #include <string>
@@ -27,21 +24,13 @@
 
 namespace tilekit {
 
-/// `fused` is the library's method (fusion, then copy, rows or tiled); `naive`
-/// works for any rank; the others are seed 003's rank-3 kernels.
-enum class PermuteVariant {
-  fused,
-  naive,
-  simple,
-  simple_templated,
-  shared,
-  shared_templated,
-  shared_bank_free
-};
-inline constexpr PermuteVariant permute_variants[] = {
-    PermuteVariant::fused,  PermuteVariant::naive,           PermuteVariant::simple,
-    PermuteVariant::simple_templated, PermuteVariant::shared, PermuteVariant::shared_templated,
-    PermuteVariant::shared_bank_free};
+/// `fused` is the library's method (fusion, then copy, rows, tiled or the 2-D
+/// transposition); `naive` is one element per work item, any rank (the
+/// reference, and the fused variant's fallback for strided views without unit
+/// inner strides). (Seed 003's rank-3 kernels are tilekit::study::Permute3Plan.)
+enum class PermuteVariant { fused, naive };
+inline constexpr PermuteVariant permute_variants[] = {PermuteVariant::fused,
+                                                      PermuteVariant::naive};
 
 /// What a plan launches. `transpose`: a pure move whose fused problem is a
 /// 2-D transposition, or a batch of them (rank 3: the fastest dimension
@@ -49,17 +38,12 @@ inline constexpr PermuteVariant permute_variants[] = {
 /// backends that run those through the out-of-place transpose's plan
 /// (Traits::permute_2d_by_transpose: hosts); scaled stores of such a plan
 /// take the tiled method.
-enum class PermuteMethod { none, copy, rows, tiled, naive, simple, shared, transpose };
+enum class PermuteMethod { none, copy, rows, tiled, naive, transpose };
 
 constexpr std::string_view to_string(PermuteVariant v) {
   switch (v) {
     case PermuteVariant::fused: return "fused";
     case PermuteVariant::naive: return "naive";
-    case PermuteVariant::simple: return "simple";
-    case PermuteVariant::simple_templated: return "simple_templated";
-    case PermuteVariant::shared: return "shared";
-    case PermuteVariant::shared_templated: return "shared_templated";
-    case PermuteVariant::shared_bank_free: return "shared_bank_free";
   }
   return "?";
 }
@@ -70,29 +54,15 @@ constexpr std::string_view to_string(PermuteMethod m) {
     case PermuteMethod::rows: return "rows";
     case PermuteMethod::tiled: return "tiled";
     case PermuteMethod::naive: return "naive";
-    case PermuteMethod::simple: return "simple";
-    case PermuteMethod::shared: return "shared";
     case PermuteMethod::transpose: return "transpose";
   }
   return "?";
 }
-/// True for the variants that need rank-3 views.
-constexpr bool is_rank3_variant(PermuteVariant v) {
-  return v != PermuteVariant::fused && v != PermuteVariant::naive;
-}
-
-/// Launch-shape overrides; 0 (or -1 for pad) keeps the backend default.
-struct PermuteOptions {
-  int tile = 0;       ///< tile edge: run length of the tiled kernel, piece width of the rows kernel
-  int team_rows = 0;  ///< team size
-  int vector = 0;     ///< vector length
-  int pad = -1;       ///< scratch row padding of the tiled kernel
-  int tiles_per_team = 0;  ///< team steps (tiles, or rows' units) each team takes in turn
-  /// Bytes of the store transaction that skewed tiles start every output
-  /// piece on, where a tiled 2-D transposition box's output rows do not
-  /// (PermuteTiled; staged tiles, GPUs): a power of two; 0: rectangular tiles
-  /// always; -1: the backend's, Traits::transpose_store_sector.
-  int align = -1;
+/// Launch-shape overrides (LaunchOptions: 0, or -1 for pad and align, keeps
+/// the backend default): `tile` is the run length of the tiled kernel and the
+/// piece width of the rows kernel, `tiles_per_team` the team steps (tiles, or
+/// rows' units) each team takes in turn, `align` the tiled boxes' skew.
+struct PermuteOptions : LaunchOptions {
   std::string label = "tilekit::permute";  ///< prefix of the kernel labels
 };
 
@@ -102,8 +72,7 @@ struct PermuteOptions {
 /// tilekit::conjugate), else is the identity; alpha * x + beta * y is computed
 /// in scalar_type (permute_scalar_t: float for the 2-byte floats, the wider
 /// type of a mixed pair). Validates and prepares once; execute() re-checks the
-/// views it is given. The seed variants (is_rank3_variant) move one type
-/// unconjugated; conversion and conjugation take fused or naive.
+/// views it is given.
 template <class ExecSpace, class T, class TOut = T, bool Conjugate = false>
 class PermutePlan {
  public:
@@ -132,17 +101,6 @@ class PermutePlan {
     shape_ = strided_ ? impl::strided_shape(extents_, perm_, in_strides_, out_strides_)
                       : impl::row_major_shape(extents_, perm_, left_);
     fused_ = impl::fuse(shape_);
-    if (is_rank3_variant(variant_) && rank_ != 3)
-      detail::fail(where(), "variant " + std::string(to_string(variant_)) +
-                                " needs rank-3 views, got extents " + detail::extents_string(in));
-    if (is_rank3_variant(variant_) && !shape_.contiguous())
-      detail::fail(where(), "variant " + std::string(to_string(variant_)) +
-                                " needs contiguous views; strided views take the fused or"
-                                " naive variant");
-    if (is_rank3_variant(variant_) && !plain)
-      detail::fail(where(), "variant " + std::string(to_string(variant_)) +
-                                " moves one value type unconjugated; conversion and"
-                                " conjugation take the fused or naive variant");
     resolve_config();
     prepare();
     plan_transpose(in.data(), out.data());
@@ -207,31 +165,8 @@ class PermutePlan {
     return method_ == PermuteMethod::tiled ? tiled_config().tiles_per_team : config_.tiles_per_team;
   }
 
- private:
-  using Mem = typename ExecSpace::memory_space;
-  static constexpr int K = backends::Traits<ExecSpace>::loads_in_flight;
-  /// Staging registers per work item: the backend's count of 8-byte ones, so
-  /// a 16-byte element gets half as many.
-  static constexpr int N = std::max<int>(
-      1, backends::Traits<ExecSpace>::stage_registers * 8 / std::max<int>(8, sizeof(T)));
-  /// One type, not conjugated: every variant; the store of a pure move keeps every bit.
-  static constexpr bool plain = std::is_same_v<T, TOut> && !conjugates;
-  /// Elements per unit of the packed staged moves (1: none; staged teams only).
-  /// The kernels move bits: every type of the element's size shares them.
-  static constexpr int PW = plain && N > 1 ? impl::permute_pack_width<ExecSpace, T>() : 1;
-  using Bits = impl::bits_t<(PW > 1 ? sizeof(T) : 1)>;  ///< an element's
-  using Unit = impl::bits_t<(PW > 1 ? PW * sizeof(T) : 1)>;  ///< PW elements'
-  using PackRows = impl::PermuteRows<ExecSpace, Unit, N, impl::StoreMove<Unit>>;
-  /// The tiled kernel's host path (PermuteTiled): its scratch laid out transposed.
-  static constexpr bool host_path = impl::micro_edge<ExecSpace, T>() > 0;
-  /// Pure moves of 2-D transpositions run the transpose's plan (PermuteMethod::transpose).
-  static constexpr bool by_transpose = plain && impl::permute_2d_by_transpose<ExecSpace>();
-  using TransposeIn = Kokkos::View<const T**, Kokkos::LayoutStride, Mem, Kokkos::MemoryUnmanaged>;
-  using TransposeOut = Kokkos::View<T**, Kokkos::LayoutStride, Mem, Kokkos::MemoryUnmanaged>;
-  using S = scalar_type;
-
-  const std::string& where() const { return opts_.label; }
-
+  /// Throws tilekit::invalid_argument where execute() would for these views:
+  /// the planned rank, layout, extents and strides, disjoint.
   template <class InView, class OutView>
   void check(const InView& in, const OutView& out) const {
     static_assert(InView::rank() >= 1 && InView::rank() <= impl::permute_max_rank,
@@ -281,22 +216,35 @@ class PermutePlan {
     for (int d = 0; d < rank_; ++d) n = detail::checked_mul(w, n, extents_[d]);
   }
 
+ private:
+  using Mem = typename ExecSpace::memory_space;
+  static constexpr int K = backends::Traits<ExecSpace>::loads_in_flight;
+  /// Staging registers per work item: the backend's count of 8-byte ones, so
+  /// a 16-byte element gets half as many.
+  static constexpr int N = std::max<int>(
+      1, backends::Traits<ExecSpace>::stage_registers * 8 / std::max<int>(8, sizeof(T)));
+  /// One type, not conjugated: every variant; the store of a pure move keeps every bit.
+  static constexpr bool plain = std::is_same_v<T, TOut> && !conjugates;
+  /// Elements per unit of the packed staged moves (1: none; staged teams only).
+  /// The kernels move bits: every type of the element's size shares them.
+  static constexpr int PW = plain && N > 1 ? impl::permute_pack_width<ExecSpace, T>() : 1;
+  using Bits = impl::bits_t<(PW > 1 ? sizeof(T) : 1)>;  ///< an element's
+  using Unit = impl::bits_t<(PW > 1 ? PW * sizeof(T) : 1)>;  ///< PW elements'
+  using PackRows = impl::PermuteRows<ExecSpace, Unit, N, impl::StoreMove<Unit>>;
+  /// The tiled kernel's host path (PermuteTiled): its scratch laid out transposed.
+  static constexpr bool host_path = impl::micro_edge<ExecSpace, T>() > 0;
+  /// Pure moves of 2-D transpositions run the 2-D engine (PermuteMethod::transpose).
+  static constexpr bool by_transpose = plain && impl::permute_2d_by_transpose<ExecSpace>();
+  using S = scalar_type;
+
+  const std::string& where() const { return opts_.label; }
+
   void resolve_config() {
     // The tile of the larger element (scratch holds T: the stores convert).
-    config_ = backends::Traits<ExecSpace>::permute_tile(std::max(sizeof(T), sizeof(TOut)));
-    const auto& o = opts_;
-    if (o.tile < 0 || o.team_rows < 0 || o.vector < 0 || o.tiles_per_team < 0)
-      detail::fail(where(),
-                   "tile, team_rows, vector and tiles_per_team must not be negative"
-                   " (0: the backend's choice)");
-    if (o.tile > 0) config_.tile = o.tile;
-    if (o.tiles_per_team > 0) config_.tiles_per_team = o.tiles_per_team;
-    if (o.team_rows > 0) config_.team_rows = o.team_rows;
-    if (o.vector > 0) config_.vector = o.vector;
-    if (o.pad >= 0) config_.pad = o.pad;
-    if (config_.tile > 1024)
-      detail::fail(where(), "tile edge " + std::to_string(config_.tile) + " exceeds 1024");
-    detail::require_align(where(), o.align);
+    config_ = impl::resolve_tile(
+        where(), opts_, backends::Traits<ExecSpace>::permute_tile(std::max(sizeof(T), sizeof(TOut))),
+        /*padded=*/true, /*max_edge=*/1024);
+    detail::require_align(where(), opts_.align);
   }
 
   /// Elements per store transaction S for skewed tiles (impl::skew_elements;
@@ -330,10 +278,7 @@ class PermutePlan {
   /// Whether the caller gave any part of the launch shape (tile, team rows,
   /// vector, pad, tiles a team): the backend's own choices of it (wide boxes,
   /// the transpose method) apply only where none is given.
-  bool launch_given() const {
-    const PermuteOptions& o = opts_;
-    return o.tile > 0 || o.team_rows > 0 || o.vector > 0 || o.pad >= 0 || o.tiles_per_team > 0;
-  }
+  bool launch_given() const { return impl::launch_given(opts_); }
 
   /// The backend's wider box (Traits::permute_wide_box) in place of the
   /// tiled method's default one (tiling, box), where it applies: no launch
@@ -393,21 +338,8 @@ class PermutePlan {
       method_ = PermuteMethod::none;
       return;
     }
-    kernel_ = opts_.label + "_" + std::string(to_string(variant_));
     const auto st = impl::StoreAxpby<T, TOut, conjugates>{S(1), S(1)};
-    switch (variant_) {
-      case PermuteVariant::naive: return prepare_naive(shape_);
-      case PermuteVariant::simple:
-      case PermuteVariant::simple_templated: method_ = PermuteMethod::simple; return;
-      case PermuteVariant::shared:
-      case PermuteVariant::shared_templated:
-      case PermuteVariant::shared_bank_free: {
-        method_ = PermuteMethod::shared;
-        if constexpr (plain) prepare_shared();  // (others are rejected in the constructor)
-        return;
-      }
-      case PermuteVariant::fused: break;
-    }
+    if (variant_ == PermuteVariant::naive) return prepare_naive(shape_);
     // Strided views whose fastest dimensions do not have unit stride on both
     // sides (every other column, say) have no runs to tile: element by element.
     if (!fused_.unit_inner()) return prepare_naive(fused_);
@@ -548,37 +480,23 @@ class PermutePlan {
   /// Where the backend runs them so (by_transpose), a fused 2-D transposition
   /// or a batch of them (transpose_dims) with the backend's launch shape (no
   /// tile, team, vector, pad or tiles per team given) takes the transpose
-  /// method: the out-of-place transpose's plan on the fused views, a batch
-  /// in one launch (impl::TransposeBatch). Its scaled stores keep the tiled
-  /// method prepared above.
+  /// method: the 2-D engine (impl::MatrixTranspose) on the fused problem's
+  /// matrix, in (m x n) = (n[b] x n[a]), element (i, j) at i si[b] + j, out
+  /// (n x m), element (j, i) at j so[a] + i; a batch in one launch
+  /// (impl::TransposeBatch). Its scaled stores keep the tiled method prepared
+  /// above.
   void plan_transpose(const T* in, const TOut* out) {
     if constexpr (by_transpose) {
-      const PermuteOptions& o = opts_;
       const TransposeDims d = transpose_dims();
       if (method_ != PermuteMethod::tiled || launch_given() || d.a < 0) return;
-      TransposeOptions to;
-      to.align = o.align;
-      to.label = o.label + "_transpose";
       impl::TransposeBatch batch;
       if (d.c >= 0) batch = {fused_.n[d.c], fused_.si[d.c], fused_.so[d.c]};
-      transpose_ = TransposePlan<ExecSpace, T>(exec_, transpose_in(in, d),
-                                               transpose_out(const_cast<TOut*>(out), d),
-                                               TransposeVariant::tiled_padded, to, batch);
+      const impl::TransposeGeom g =
+          impl::transpose_geom(fused_.n[d.b], fused_.n[d.a], fused_.si[d.b], 1, fused_.so[d.a], 1);
+      transpose_.emplace(exec_, g, batch, /*padded=*/true, opts_, opts_.label + "_transpose", in,
+                         const_cast<TOut*>(out));
       method_ = PermuteMethod::transpose;
     }
-  }
-  /// The fused problem's matrix as the transpose's views: in (m x n) = (n[b]
-  /// x n[a]), element (i, j) at i si[b] + j; out (n x m), element (j, i) at
-  /// j so[a] + i (unit_inner).
-  TransposeIn transpose_in(const T* in, const TransposeDims& d) const {
-    return TransposeIn(in, Kokkos::LayoutStride(static_cast<std::size_t>(fused_.n[d.b]),
-                                                static_cast<std::size_t>(fused_.si[d.b]),
-                                                static_cast<std::size_t>(fused_.n[d.a]), 1));
-  }
-  TransposeOut transpose_out(TOut* out, const TransposeDims& d) const {
-    return TransposeOut(out, Kokkos::LayoutStride(static_cast<std::size_t>(fused_.n[d.a]),
-                                                  static_cast<std::size_t>(fused_.so[d.a]),
-                                                  static_cast<std::size_t>(fused_.n[d.b]), 1));
   }
 
   /// The naive kernel on f (the variant's: the unfused shape; the fallback of
@@ -593,27 +511,6 @@ class PermutePlan {
     index_t unit = 0;
     for (int d = f.rank - 1; d >= 0; --d) naive_in_.push(f.n[d], f.si[d]);
     if (naive_in_.affine(unit) && unit == 1) naive_in_ = {};  // contiguous: in[i]
-  }
-
-  /// The seed's cube kernels: their launch shape.
-  void prepare_shared() {
-    const std::string& w = where();
-    if (variant_ == PermuteVariant::shared_bank_free)
-      cube_ = impl::bank_free_dims_cached({shape_.p[0], shape_.p[1], shape_.p[2]}, sizeof(T));
-    // Lanes along a cube row, team ranks over the rows, within the
-    // backend's team.
-    const int v = std::min(impl::cube_edge, config_.vector);
-    cube_config_ = {impl::cube_edge, std::min(impl::cube_edge * impl::cube_edge,
-                                              std::max(1, config_.team_rows * config_.vector / v)),
-                    v, 0};
-    index_t cubes = 1;
-    for (int d = 0; d < 3; ++d) cubes *= (shape_.n[d] + impl::cube_edge - 1) / impl::cube_edge;
-    if (cubes > std::numeric_limits<int>::max())
-      detail::fail(w, "too many 8x8x8 cubes for one league");
-    impl::Permute3Shared<ExecSpace, T, impl::RuntimePerm3, impl::StoreRuntime<T>> f{};
-    f.dims = cube_;
-    policy_ = impl::team_policy(w, exec_, f, static_cast<int>(cubes), cube_config_,
-                                decltype(f)::scratch_bytes(cube_));
   }
 
   void launch(const T* in, TOut* out, const S& alpha, const S& beta) const {
@@ -637,7 +534,7 @@ class PermutePlan {
       case PermuteMethod::transpose:
         if constexpr (by_transpose) {
           if (alpha == S(1) && beta == S(0)) {
-            transpose_->launch_planned(in, out);  // the views were checked by execute()
+            transpose_->execute(in, out);  // the views were checked by execute()
             return;
           }
         }
@@ -672,12 +569,6 @@ class PermutePlan {
               impl::PermuteNaive<T, decltype(st)>{in, out, naive_out_, st, naive_in_});
         });
         return;
-      case PermuteMethod::simple:
-        if constexpr (plain) launch_simple(in, out, alpha, beta);
-        return;
-      case PermuteMethod::shared:
-        if constexpr (plain) launch_shared(in, out, alpha, beta);
-        return;
     }
   }
 
@@ -705,46 +596,6 @@ class PermutePlan {
     }
   }
 
-  /// The seed kernels: the permutation at run time, or compiled in.
-  template <class Run>
-  void with_perm3(const Run& run) const {
-    const std::array<int, 3> p = {shape_.p[0], shape_.p[1], shape_.p[2]};
-    if (variant_ == PermuteVariant::simple || variant_ == PermuteVariant::shared)
-      run(impl::RuntimePerm3{{p[0], p[1], p[2]}});
-    else
-      impl::with_static_perm3(p, run);
-  }
-
-  void launch_simple(const T* in, T* out, const S& alpha, const S& beta) const {
-    using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right,
-                                                                 Kokkos::Iterate::Right>,
-                                         Kokkos::IndexType<index_t>>;
-    const Policy policy(exec_, {0, 0, 0}, {shape_.n[0], shape_.n[1], shape_.n[2]});
-    const auto st = impl::StoreRuntime<T>::make(alpha, beta);
-    with_perm3([&](auto perm) {
-      Kokkos::parallel_for(kernel_, policy,
-                           impl::Permute3Simple<T, decltype(perm), impl::StoreRuntime<T>>{
-                               in, out, shape_.n[0], shape_.n[1], shape_.n[2], perm, st});
-    });
-  }
-
-  void launch_shared(const T* in, T* out, const S& alpha, const S& beta) const {
-    const auto st = impl::StoreRuntime<T>::make(alpha, beta);
-    with_perm3([&](auto perm) {
-      impl::Permute3Shared<ExecSpace, T, decltype(perm), impl::StoreRuntime<T>> f{};
-      f.in = in;
-      f.out = out;
-      for (int d = 0; d < 3; ++d) {
-        f.n[d] = shape_.n[d];
-        f.cubes[d] = (shape_.n[d] + impl::cube_edge - 1) / impl::cube_edge;
-      }
-      f.perm = perm;
-      f.dims = cube_;
-      f.store = st;
-      Kokkos::parallel_for(kernel_, policy_, f);
-    });
-  }
-
   ExecSpace exec_;
   PermuteVariant variant_;
   PermuteOptions opts_;
@@ -756,20 +607,19 @@ class PermutePlan {
   std::vector<index_t> extents_, in_strides_, out_strides_;
   impl::PermuteShape shape_, fused_;
   PermuteMethod method_ = PermuteMethod::none;
-  backends::TileConfig config_{}, cube_config_{};
+  backends::TileConfig config_{};
   impl::RowsLayout rows_{};
   bool packed_ = false;            ///< the rows or tiles allow units of PW (pack_width)
   impl::RowsLayout rows_pack_{};   ///< rows_ in units of PW elements
   Kokkos::TeamPolicy<ExecSpace> policy_pack_{};  ///< the packed kernel's launch
   impl::TiledLayout tiled_{};
   int wide_team_ = 1;  ///< the tiled launch's team rows, times the config's (wide boxes)
-  impl::CubeDims cube_{};
   impl::Digits naive_out_{};  ///< naive: input index -> output offset
   impl::Digits naive_in_{};   ///< naive: input index -> input offset (none: contiguous)
   std::string kernel_;        ///< label of the kernel execute() launches
   Kokkos::TeamPolicy<ExecSpace> policy_{};
   Kokkos::View<index_t*, Mem> tables_;
-  std::optional<TransposePlan<ExecSpace, T>> transpose_;  ///< the transpose method's plan
+  std::optional<impl::MatrixTranspose<ExecSpace, T>> transpose_;  ///< the transpose method's
 };
 
 // The input's and the output's value types; tilekit::conjugate gives the

@@ -32,12 +32,10 @@ enum class ReduceSplit {
 struct ReduceOptions {
   int team_rows = 0;  ///< team size
   int vector = 0;     ///< vector length
-  int teams = 0;      ///< most teams launched (production reduce, ladder step 6)
-  int block = 0;      ///< ladder: work items per team (a power of two)
-  int warp = 0;       ///< ladder: width of the last level of steps 5 and 6 (a power of two)
-  /// production reduce, contiguous views (strided windows take contiguous shares;
-  /// so do MinLoc/MaxLoc by default, and always where the backend locates:
-  /// interleaved is an error there)
+  int teams = 0;      ///< most teams launched
+  /// Contiguous views (strided windows take contiguous shares; so do
+  /// MinLoc/MaxLoc by default, and always where the backend locates:
+  /// interleaved is an error there).
   ReduceSplit split = ReduceSplit::backend;
   std::string label = "tilekit::reduce";  ///< prefix of the kernel labels
 };
@@ -52,15 +50,12 @@ constexpr bool is_reduce_type_v = std::is_same_v<T, std::int32_t> ||
 
 template <class Exec>
 backends::ReduceConfig resolve_reduce(const std::string& where, const ReduceOptions& o) {
-  if (o.team_rows < 0 || o.vector < 0 || o.teams < 0 || o.block < 0 || o.warp < 0)
+  if (o.team_rows < 0 || o.vector < 0 || o.teams < 0)
     detail::fail(where,
-                 "team_rows, vector, teams, block and warp must not be negative"
-                 " (0: the backend's choice)");
+                 "team_rows, vector and teams must not be negative (0: the backend's choice)");
   backends::ReduceConfig c = backends::Traits<Exec>::reduce_config();
   if (o.team_rows > 0) c.team_rows = o.team_rows;
   if (o.vector > 0) c.vector = o.vector;
-  if (o.block > 0) c.block = o.block;
-  if (o.warp > 0) c.warp = o.warp;
   return c;
 }
 
@@ -74,12 +69,6 @@ index_t league_cap(const Exec& exec, const backends::ReduceConfig& c, int teams,
   const index_t cap = static_cast<index_t>(pct) * exec.concurrency() /
                       (100 * static_cast<index_t>(c.team_rows) * c.vector);
   return cap < 1 ? 1 : cap;
-}
-
-/// The ladder's cap: teams_per_unit x concurrency / team threads.
-template <class Exec>
-index_t league_cap(const Exec& exec, const backends::ReduceConfig& c, int teams) {
-  return league_cap(exec, c, teams, 100 * c.teams_per_unit);
 }
 
 inline index_t clamp_league(index_t work, index_t cap) {

@@ -1,9 +1,9 @@
 #pragma once
-// Dispatch for the 2-D transpose family: the out-of-place plan
-// (plan.hpp) and the in-place plan, which resolves its launch shape
-// from the backend traits (or the caller's overrides), checks it against the
-// space's limits, and launches the chosen kernel on the caller's execution
-// space.
+// Dispatch for the 2-D transpose family: the out-of-place plan (plan.hpp)
+// and the in-place plan, which picks the method for the matrix's shape,
+// resolves its launch shape from the backend traits (or the caller's
+// overrides), checks it against the space's limits, and launches it on the
+// caller's execution space.
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
 #include <tilekit/impl/common/launch.hpp>
@@ -17,8 +17,38 @@
 
 namespace tilekit {
 
+namespace impl {
+
+/// The checks of an in-place transpose's view against the planned extents
+/// rows x cols (where: the call's label): rank 2, mutable of T, accessible
+/// from ExecSpace, one contiguous span (LayoutRight, LayoutLeft, or a
+/// LayoutStride view without gaps).
+template <class ExecSpace, class T, class View>
+void check_inplace(const std::string& w, const View& a, std::size_t rows, std::size_t cols) {
+  static_assert(View::rank() == 2, "tilekit::transpose_inplace: the view must be rank 2");
+  static_assert(std::is_same_v<typename View::value_type, T>,
+                "tilekit::transpose_inplace: the view must be mutable, of the plan's type");
+  detail::require_accessible<ExecSpace, View>();
+  if (a.extent(0) != rows || a.extent(1) != cols)
+    detail::fail(w, "extents " + detail::extents_string(a) + " differ from the planned (" +
+                        std::to_string(rows) + ", " + std::to_string(cols) + ")");
+  if constexpr (detail::is_stride_v<View>) {
+    // A strided window is rejected (docs/strided.md): the in-place kernels
+    // address the matrix as one flat span.
+    if (a.size() > 0 && !a.span_is_contiguous())
+      detail::fail(w, "matrix with extents " + detail::extents_string(a) + " and strides (" +
+                          std::to_string(a.stride(0)) + ", " + std::to_string(a.stride(1)) +
+                          ") is a strided window; in-place transposition needs a contiguous "
+                          "matrix (transpose out of place instead)");
+  } else {
+    detail::require_contiguous(w, "matrix", a);
+  }
+}
+
+}  // namespace impl
+
 /// In-place transpose plan: a = a^T in a's memory. A square matrix takes the
-/// naive or blocked swap; any other (m x n, giving n x m: read the memory back
+/// blocked pair swap; any other (m x n, giving n x m: read the memory back
 /// through a view of the swapped extents) blocked by square blocks where
 /// gcd(m, n) >= 16 and the variant is blocked, else the decomposition. Those two
 /// own a workspace (workspace_bytes(); none for the square variants).
@@ -50,8 +80,9 @@ class InplaceTransposePlan {
                         opts_.line_scratch, opts_.slots, opts_.tile, opts_.team_rows});
       return;
     }
-    config_ = impl::resolve_tile<ExecSpace>(
-        opts_.label, opts_, backends::Traits<ExecSpace>::transpose_inplace_tile(sizeof(T)), true);
+    config_ = impl::resolve_tile(opts_.label, opts_,
+                                 backends::Traits<ExecSpace>::transpose_inplace_tile(sizeof(T)),
+                                 /*padded=*/true, /*max_edge=*/1024);
     if (opts_.tile <= 0) {
       // Rows that alias (the pair swap's strips): tiles of the backend's row bytes.
       constexpr int alias_row = impl::inplace_alias_tile_bytes<ExecSpace>();
@@ -62,7 +93,7 @@ class InplaceTransposePlan {
     }
     if (rows_ != cols_)
       blocks_.emplace(exec_, a.data(), R, C, config_, opts_.workspace, opts_.label);
-    else if (variant_ == InplaceVariant::blocked)
+    else
       launch(nullptr, true);
   }
 
@@ -75,10 +106,10 @@ class InplaceTransposePlan {
   }
 
   InplaceVariant variant() const { return variant_; }
-  /// Launch shape of the blocked pair swap (unused by naive and decomposed).
+  /// Launch shape of the blocked pair swap (unused by decomposed).
   const backends::TileConfig& config() const { return config_; }
   /// Bytes of device workspace the plan holds (none for a square matrix's
-  /// naive and blocked variants).
+  /// blocked swap).
   std::size_t workspace_bytes() const {
     return rect_ ? rect_->workspace_bytes() : blocks_ ? blocks_->workspace_bytes() : 0;
   }
@@ -90,38 +121,11 @@ class InplaceTransposePlan {
  private:
   template <class View>
   void check(const View& a) const {
-    static_assert(View::rank() == 2, "tilekit::transpose_inplace: the view must be rank 2");
-    static_assert(std::is_same_v<typename View::value_type, T>,
-                  "tilekit::transpose_inplace: the view must be mutable, of the plan's type");
-    detail::require_accessible<ExecSpace, View>();
-    if (a.extent(0) != rows_ || a.extent(1) != cols_)
-      detail::fail(opts_.label, "extents " + detail::extents_string(a) +
-                                    " differ from the planned (" + std::to_string(rows_) +
-                                    ", " + std::to_string(cols_) + ")");
-    if constexpr (detail::is_stride_v<View>) {
-      // A strided window is rejected (docs/strided.md): the in-place kernels
-      // address the matrix as one flat span.
-      if (a.size() > 0 && !a.span_is_contiguous())
-        detail::fail(opts_.label, "matrix with extents " + detail::extents_string(a) +
-                                      " and strides (" + std::to_string(a.stride(0)) + ", " +
-                                      std::to_string(a.stride(1)) +
-                                      ") is a strided window; in-place transposition needs a "
-                                      "contiguous matrix (transpose out of place instead)");
-    } else {
-      detail::require_contiguous(opts_.label, "matrix", a);
-    }
+    impl::check_inplace<ExecSpace, T>(opts_.label, a, rows_, cols_);
   }
 
   void launch(T* a, bool dry_run) const {
-    using impl::index_t;
-    const index_t n = static_cast<index_t>(rows_);
-    if (!dry_run && n == 0) return;
-    if (variant_ == InplaceVariant::naive) {
-      using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<index_t>>;
-      Kokkos::parallel_for(opts_.label + "_naive", Policy(exec_, {0, 0}, {n, n}),
-                           impl::TransposeInplaceNaive<T>{a, n});
-      return;
-    }
+    const auto n = static_cast<impl::index_t>(rows_);
     impl::launch_inplace_blocked<ExecSpace, T>(opts_.label, exec_, config_, a, n, n, 1, 1,
                                                dry_run);
   }

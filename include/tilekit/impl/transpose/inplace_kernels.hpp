@@ -1,5 +1,5 @@
 #pragma once
-// In-place transpose of a square row-major n x n matrix (seed 000), or of
+// In-place transpose of a square row-major n x n matrix by pairs of tiles, or of
 // every n x n block of a grid of them inside a larger row-major matrix (the
 // first step of the rectangular blocked transpose, docs/transpose_inplace.md).
 #include <tilekit/impl/common/micro_transpose.hpp>
@@ -8,20 +8,6 @@
 #include <cmath>
 
 namespace tilekit::impl {
-
-/// Naive swap: one work item per (i, j); those above the diagonal swap.
-template <class T>
-struct TransposeInplaceNaive {
-  T* a;
-  index_t n;
-  KOKKOS_INLINE_FUNCTION void operator()(const index_t i, const index_t j) const {
-    if (j > i) {
-      const T x = a[i * n + j];
-      a[i * n + j] = a[j * n + i];
-      a[j * n + i] = x;
-    }
-  }
-};
 
 /// Maps p in [0, nb(nb+1)/2) to the tile pair (bi, bj), bi <= bj.
 KOKKOS_INLINE_FUNCTION void tile_pair(index_t p, index_t& bi, index_t& bj) {
