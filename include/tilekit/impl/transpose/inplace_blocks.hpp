@@ -18,7 +18,6 @@
 // Traffic: the matrix is read and written three times (the square pass and
 // both shuffle passes), the workspace once each way; it is sized to stay in
 // the last-level cache (RectInplaceConfig::batch_bytes) where it can.
-#include <tilekit/backends/inplace_rect.hpp>
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
 #include <tilekit/impl/common/launch.hpp>
@@ -92,7 +91,7 @@ class RectBlockedTranspose {
     g_ = std::gcd(rows, cols);
     const index_t chunks = rows / g_ * cols;  // rows of g elements
     const std::size_t row_bytes = static_cast<std::size_t>(chunks) * sizeof(T);
-    const auto cfg = backends::RectInplaceTraits<ExecSpace>::config(exec_);
+    const auto cfg = backends::Traits<ExecSpace>::inplace_rect(exec_);
     index_t w;
     if (workspace_bytes >= 0) {
       w = std::clamp<index_t>(static_cast<index_t>(workspace_bytes / row_bytes), 1, g_);

@@ -1,10 +1,9 @@
 #pragma once
 // Dispatch of the in-place rectangular transpose: picks the grid and the
 // steps of the decomposition, the line buffers (team scratch or workspace)
-// and the team shapes from backends::RectInplaceTraits, checks them once, and
+// and the team shapes from backends::Traits::inplace_rect, checks them once, and
 // owns the workspace. InplaceTransposePlan (dispatch.hpp) hands it
 // every matrix that is not square.
-#include <tilekit/backends/inplace_rect.hpp>
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
 #include <tilekit/impl/common/launch.hpp>
@@ -60,7 +59,7 @@ class RectInplaceTranspose {
     grid_.by_N = Divisor(grid_.N);
     grid_.by_b = Divisor(grid_.N / c);
 
-    cfg_ = backends::RectInplaceTraits<ExecSpace>::config(exec_);
+    cfg_ = backends::Traits<ExecSpace>::inplace_rect(exec_);
     if (o.line_scratch >= 0) cfg_.scratch_bytes = static_cast<std::size_t>(o.line_scratch);
     if (o.slots < 0 || o.width < 0 || o.threads < 0)
       detail::fail(label_,
@@ -138,7 +137,7 @@ class RectInplaceTranspose {
   template <RectMap Map>
   void launch_as(const Step& s, T* a, bool dry_run) const {
     using F = RectInplaceStep<ExecSpace, T, Map, columns_per_item,
-                              backends::RectInplaceTraits<ExecSpace>::loads_in_flight>;
+                              backends::Traits<ExecSpace>::inplace_rect_loads_in_flight>;
     F f{a, workspace_.data(), grid_, walk_, s.buffer, width_, s.scatter, s.up, s.in_scratch};
     const bool rows = Map == RectMap::rows;
     backends::TileConfig c;
@@ -167,7 +166,7 @@ class RectInplaceTranspose {
   RectGrid grid_{};
   backends::RectInplaceConfig cfg_{};
   static constexpr int columns_per_item =
-      backends::RectInplaceTraits<ExecSpace>::columns_per_item;
+      backends::Traits<ExecSpace>::inplace_rect_columns_per_item;
   int width_ = 1, slots_ = 0;
   RectWalk walk_{};
   std::array<Step, 3> steps_{};
