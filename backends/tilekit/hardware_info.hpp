@@ -1,5 +1,7 @@
 #pragma once
-// What tilekit can tell about the hardware behind an execution space.
+// What tilekit can tell about the hardware behind an execution space: the
+// facts each backend reads (backends/src), under the public name
+// <tilekit/hardware_info.hpp> (plain C++, no Kokkos).
 #include <cstddef>
 #include <string>
 
