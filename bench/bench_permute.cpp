@@ -17,6 +17,7 @@
 #include <variant>
 
 #include "bench_common.hpp"
+#include "support/views.hpp"
 
 namespace {
 using namespace tilekit;
@@ -28,18 +29,7 @@ struct Buffers {
   explicit Buffers(index_t n) : a("a", n), b("b", n) { Kokkos::deep_copy(a, T(1)); }
 };
 
-template <class T, int R, class Mem>
-struct ViewOf {
-  using type = typename ViewOf<T*, R - 1, Mem>::type;
-};
-template <class T, class Mem>
-struct ViewOf<T, 0, Mem> {
-  using type = Kokkos::View<T, Kokkos::LayoutRight, Mem, Kokkos::MemoryUnmanaged>;
-};
-template <class V, std::size_t... I>
-V make_view(typename V::pointer_type p, const std::vector<index_t>& e, std::index_sequence<I...>) {
-  return V(p, static_cast<std::size_t>(e[I])...);
-}
+using support::make_view;
 
 std::string join(const std::vector<index_t>& v, const char* sep) {
   std::string s;
@@ -58,7 +48,7 @@ using Variant = std::variant<PermuteVariant, study::Permute3Variant>;
 template <class Exec, class T, int R>
 void register_shape(const char* dtype, const std::vector<index_t>& ext,
                     const std::vector<std::vector<int>>& perms, bool seeds) {
-  using V = typename ViewOf<T, R, typename Exec::memory_space>::type;
+  using V = support::UView<T, R, Kokkos::LayoutRight, typename Exec::memory_space>;
   index_t n = 1;
   for (auto e : ext) n *= e;
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);

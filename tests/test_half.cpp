@@ -168,7 +168,7 @@ template <int R, class Exec, class T>
 void check_packed(const std::vector<int>& ext) {
   using Mem = typename Exec::memory_space;
   using V = UView<T, R, Kokkos::LayoutRight, Mem>;
-  using H = Kokkos::View<typename Stars<T, R>::type, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using H = Kokkos::View<typename tilekit::support::Stars<T, R>::type, Kokkos::LayoutRight, Kokkos::HostSpace>;
   constexpr int pairs = tilekit::impl::permute_pack_width<Exec, T>();
   std::size_t n = 1;
   bool even = true, odd = true;

@@ -70,27 +70,23 @@ struct Scalars {
   double alpha = 1, beta = 0;
 };
 
-/// Builds the rank-R views of the layout over a and b, runs a plan once.
-template <class Exec, class T, int R, class Layout>
-void execute_plan(T* a, T* b, const Extents& ext, const Perm& perm, const PermuteRun& v, T alpha,
-                  T beta, const tilekit::PermuteOptions& opts) {
-  using V = UView<T, R, Layout, typename Exec::memory_space>;
-  Extents oext(R);
-  for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
-  const V in = make_view<V>(a, ext, std::make_index_sequence<R>{});
-  const V out = make_view<V>(b, oext, std::make_index_sequence<R>{});
-  Exec exec;
-  permute_with(v, exec, in, out, perm, alpha, beta, opts);
-  exec.fence();
-}
-
-template <class Exec, class T, class Layout, std::size_t... R>
-void execute_rank(std::size_t rank, T* a, T* b, const Extents& ext, const Perm& perm,
-                  const PermuteRun& v, T alpha, T beta, const tilekit::PermuteOptions& opts,
-                  std::index_sequence<R...>) {
-  ((rank == R + 1 ? (execute_plan<Exec, T, R + 1, Layout>(a, b, ext, perm, v, alpha, beta, opts), 0)
-                  : 0),
-   ...);
+/// Builds the views of the shape's rank and layout over a and b, runs a plan once.
+template <class Exec, class T>
+void execute_plan(T* a, T* b, const Extents& ext, const Perm& perm, bool left, const PermuteRun& v,
+                  T alpha, T beta, const tilekit::PermuteOptions& opts) {
+  using Mem = typename Exec::memory_space;
+  Extents oext(ext.size());
+  for (std::size_t k = 0; k < ext.size(); ++k) oext[k] = ext[perm[k]];
+  tilekit::support::with_layout(left, [&](auto layout) {
+    using L = decltype(layout);
+    tilekit::support::with_rank(static_cast<int>(ext.size()), [&](auto rank) {
+      constexpr int R = decltype(rank)::value;
+      Exec exec;
+      permute_with(v, exec, tilekit::support::view_of<R, L, Mem>(a, ext),
+                   tilekit::support::view_of<R, L, Mem>(b, oext), perm, alpha, beta, opts);
+      exec.fence();
+    });
+  });
 }
 
 /// Runs one permutation through a plan and checks every output element.
@@ -114,13 +110,7 @@ long run_one(const Extents& ext, const Perm& perm, const PermuteRun& v, bool lef
   Kokkos::deep_copy(a, Host(hin.data(), n));
   Kokkos::deep_copy(b, Host(hout0.data(), n));
   const T alpha = T(s.alpha), beta = T(s.beta);
-  constexpr auto ranks = std::make_index_sequence<tilekit::impl::permute_max_rank>{};
-  if (left)
-    execute_rank<Exec, T, Kokkos::LayoutLeft>(ext.size(), a.data(), b.data(), ext, perm, v, alpha,
-                                              beta, opts, ranks);
-  else
-    execute_rank<Exec, T, Kokkos::LayoutRight>(ext.size(), a.data(), b.data(), ext, perm, v,
-                                               alpha, beta, opts, ranks);
+  execute_plan<Exec, T>(a.data(), b.data(), ext, perm, left, v, alpha, beta, opts);
   std::vector<T> got(n);
   Kokkos::deep_copy(Host(got.data(), n), b);
   const auto want = reference(ext, perm, left, hin, hout0, alpha, beta, s.beta == 0);
@@ -155,7 +145,7 @@ void every_permutation(const std::vector<Extents>& shapes) {
 
 template <class C>
 class Permute : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, float, double, Kokkos::complex<float>, Kokkos::complex<double>>;
+using AllTypes = CasesOf<tilekit::support::PermuteTypes>;
 TYPED_TEST_SUITE(Permute, AllTypes, CaseNames);
 
 TYPED_TEST(Permute, EveryPermutationRank2) {

@@ -25,7 +25,7 @@ using Ext = std::vector<index_t>;
 
 template <class C>
 class PermuteStrided : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, float, double>;
+using AllTypes = CasesOf<tilekit::support::MoveTypes>;
 TYPED_TEST_SUITE(PermuteStrided, AllTypes, CaseNames);
 
 Ext permuted(const Ext& e, const std::vector<int>& perm) {

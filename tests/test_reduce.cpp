@@ -45,7 +45,7 @@ const std::vector<i64> kSizes = {0,    1,    2,    3,    5,     7,     8,       
 
 template <class C>
 class Reduce : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, std::int64_t, float, double>;
+using AllTypes = CasesOf<tilekit::support::ReduceTypes>;
 TYPED_TEST_SUITE(Reduce, AllTypes, CaseNames);
 
 TYPED_TEST(Reduce, EveryOperationEverySize) {

@@ -22,7 +22,7 @@ using namespace tilekit::test;
 
 template <class C>
 class ReduceStrided : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, std::int64_t, float, double>;
+using AllTypes = CasesOf<tilekit::support::ReduceTypes>;
 TYPED_TEST_SUITE(ReduceStrided, AllTypes, CaseNames);
 
 /// Fills the parent of p with f(parent index) and returns the window's

@@ -16,7 +16,7 @@ using namespace tilekit::test;
 
 template <class C>
 class Strided : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, float, double>;
+using AllTypes = CasesOf<tilekit::support::MoveTypes>;
 TYPED_TEST_SUITE(Strided, AllTypes, CaseNames);
 
 /// A window of a P0 x P1 parent (row- or column-major): element (i, j) of the

@@ -17,7 +17,7 @@ using namespace tilekit::test;
 
 template <class C>
 class Transpose : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, float, double>;
+using AllTypes = CasesOf<tilekit::support::MoveTypes>;
 TYPED_TEST_SUITE(Transpose, AllTypes, CaseNames);
 
 const std::vector<std::pair<int, int>> kShapes = {

@@ -15,7 +15,7 @@ using namespace tilekit::test;
 
 template <class C>
 class TransposeInplace : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, float, double>;
+using AllTypes = CasesOf<tilekit::support::MoveTypes>;
 TYPED_TEST_SUITE(TransposeInplace, AllTypes, CaseNames);
 
 template <class Exec, class T, class Layout>

@@ -16,7 +16,7 @@ using namespace tilekit::test;
 
 template <class C>
 class Tune : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, float, double>;
+using AllTypes = CasesOf<tilekit::support::MoveTypes>;
 TYPED_TEST_SUITE(Tune, AllTypes, CaseNames);
 
 template <class Result>

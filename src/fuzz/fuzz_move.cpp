@@ -16,50 +16,16 @@
 
 #include "fuzz_reference.hpp"
 #include "fuzz_run.hpp"
+#include "support/spaces.hpp"
+#include "support/views.hpp"
 
 namespace tilekit::fuzz {
 
 namespace {
 
-template <class T, int R> struct Stars { using type = typename Stars<T, R - 1>::type*; };
-template <class T> struct Stars<T, 0> { using type = T; };
-
-template <class T, int R, class Layout, class Mem>
-using UView = Kokkos::View<typename Stars<T, R>::type, Layout, Mem, Kokkos::MemoryUnmanaged>;
-
-template <class V, std::size_t... I>
-V make_view(typename V::pointer_type p, const std::vector<std::int64_t>& e,
-            std::index_sequence<I...>) {
-  return V(p, static_cast<std::size_t>(e[I])...);
-}
-
-template <int R, class Layout, class Mem, class T>
-auto view_of(T* p, const std::vector<std::int64_t>& e) {
-  using V = UView<T, R, Layout, Mem>;
-  return make_view<V>(p, e, std::make_index_sequence<R>{});
-}
-
-/// fn(std::integral_constant<int, R>) for the run-time rank r (1 to 8).
-template <class Fn>
-void with_rank(int r, Fn&& fn) {
-  switch (r) {
-    case 1: return fn(std::integral_constant<int, 1>{});
-    case 2: return fn(std::integral_constant<int, 2>{});
-    case 3: return fn(std::integral_constant<int, 3>{});
-    case 4: return fn(std::integral_constant<int, 4>{});
-    case 5: return fn(std::integral_constant<int, 5>{});
-    case 6: return fn(std::integral_constant<int, 6>{});
-    case 7: return fn(std::integral_constant<int, 7>{});
-    case 8: return fn(std::integral_constant<int, 8>{});
-  }
-  throw std::invalid_argument("fuzz: rank " + std::to_string(r) + " is not 1 to 8");
-}
-
-template <class Fn>
-void with_layout(bool left, Fn&& fn) {
-  if (left) fn(Kokkos::LayoutLeft{});
-  else fn(Kokkos::LayoutRight{});
-}
+using support::view_of;
+using support::with_layout;
+using support::with_rank;
 
 /// fn(v) with the variant of this name: the library's (TransposeVariant,
 /// PermuteVariant) or the seeds' (study::Permute3Variant; nullptr: the naive
@@ -190,15 +156,9 @@ Outcome run_move(const Exec& exec, const Case& c) {
   return with_type(c.type, [&](auto t) { return move_typed<Exec, decltype(t)>(exec, c); });
 }
 
-#if defined(TILEKIT_SPACE_SERIAL)
-template Outcome run_move(const Kokkos::Serial&, const Case&);
-#endif
-#if defined(TILEKIT_SPACE_OPENMP)
-template Outcome run_move(const Kokkos::OpenMP&, const Case&);
-#endif
-#if defined(TILEKIT_SPACE_CUDA)
-template Outcome run_move(const Kokkos::Cuda&, const Case&);
-#endif
+#define TILEKIT_RUN_MOVE(Exec) template Outcome run_move(const Exec&, const Case&);
+TILEKIT_FOR_EACH_SPACE(TILEKIT_RUN_MOVE)
+#undef TILEKIT_RUN_MOVE
 #endif  // !TILEKIT_TOOL_INSTANCES_TU
 
 }  // namespace tilekit::fuzz

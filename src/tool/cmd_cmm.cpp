@@ -106,7 +106,7 @@ bool run_space_type(const CmmArgs& o, const Exec& exec, double peak, report::Rep
     row.variant = variant;
     row.space = Exec::name();
     row.shape = {n, n};
-    row.dtype = std::string(dtype_name<T>());
+    row.dtype = type_name<T>();
     row.ms = ms;
     row.bytes = bytes;
     report::finish_row(row, copy, pk);

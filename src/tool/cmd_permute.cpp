@@ -92,8 +92,8 @@ PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext,
                  const std::vector<int>& perm, const Variant& v, const PermuteOptions& opts,
                  double alpha, double beta, const SubWindow* sub) {
   using Mem = typename Exec::memory_space;
-  using V = typename ViewOf<T, R, Layout, Mem>::type;
-  using W = typename ViewOf<T, R, Kokkos::LayoutStride, Mem>::type;
+  using V = ViewOf<T, R, Layout, Mem>;
+  using W = ViewOf<T, R, Kokkos::LayoutStride, Mem>;
   std::vector<index_t> oext(R);
   for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
   const V out = make_view<V>(b, oext, std::make_index_sequence<R>{});
@@ -132,35 +132,14 @@ template <class Exec, class T, int R, class Layout>
 void fill_window(const Exec& exec, const T* a, T* p, const std::vector<index_t>& ext,
                  const SubWindow& sub) {
   using Mem = typename Exec::memory_space;
-  using V = typename ViewOf<const T, R, Layout, Mem>::type;
-  using W = typename ViewOf<T, R, Kokkos::LayoutStride, Mem>::type;
+  using V = ViewOf<const T, R, Layout, Mem>;
+  using W = ViewOf<T, R, Kokkos::LayoutStride, Mem>;
   Kokkos::LayoutStride l;
   for (int d = 0; d < R; ++d) {
     l.dimension[d] = static_cast<std::size_t>(ext[d]);
     l.stride[d] = static_cast<std::size_t>(sub.strides[d]);
   }
   Kokkos::deep_copy(exec, W(p, l), make_view<V>(a, ext, std::make_index_sequence<R>{}));
-}
-
-template <class Exec, class T, class Layout, std::size_t... R>
-PlanRun make_run_rank(std::size_t rank, const Exec& exec, T* a, T* b,
-                      const std::vector<index_t>& ext, const std::vector<int>& perm,
-                      const Variant& v, const PermuteOptions& opts, double alpha, double beta,
-                      const SubWindow* sub, std::index_sequence<R...>) {
-  PlanRun run;
-  ((rank == R + 1 ? (run = make_run<Exec, T, R + 1, Layout>(exec, a, b, ext, perm, v, opts,
-                                                              alpha, beta, sub),
-                     0)
-                  : 0),
-   ...);
-  return run;
-}
-
-template <class Exec, class T, class Layout, std::size_t... R>
-void fill_window_rank(std::size_t rank, const Exec& exec, const T* a, T* p,
-                      const std::vector<index_t>& ext, const SubWindow& sub,
-                      std::index_sequence<R...>) {
-  ((rank == R + 1 ? (fill_window<Exec, T, R + 1, Layout>(exec, a, p, ext, sub), 0) : 0), ...);
 }
 
 }  // namespace
@@ -182,18 +161,21 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   Kokkos::View<T*, Mem> b(Kokkos::view_alloc(exec, "tilekit::tool::b"), count);
   fill_pattern(exec, a);
   // --sub: the kernels read a window of a parent holding a's elements.
-  constexpr auto ranks = std::make_index_sequence<impl::permute_max_rank>{};
   const bool sub = o.sub != "none";
   const SubWindow win = sub ? sub_window(o.sub, ext, left) : SubWindow{};
   Kokkos::View<T*, Mem> parent(Kokkos::view_alloc(exec, "tilekit::tool::parent"), win.size);
-  if (sub) {
-    if (left)
-      fill_window_rank<Exec, T, Kokkos::LayoutLeft>(ext.size(), exec, a.data(), parent.data(),
-                                                     ext, win, ranks);
-    else
-      fill_window_rank<Exec, T, Kokkos::LayoutRight>(ext.size(), exec, a.data(), parent.data(),
-                                                      ext, win, ranks);
-  }
+  // fn(std::integral_constant<int, R>{}, Layout{}) for the shape's rank and layout.
+  auto with_shape = [&](auto&& fn) {
+    return support::with_layout(left, [&](auto layout) {
+      using L = decltype(layout);
+      return support::with_rank(R, [&](auto rank) { return fn(rank, L{}); });
+    });
+  };
+  if (sub)
+    with_shape([&](auto rank, auto layout) {
+      fill_window<Exec, T, decltype(rank)::value, decltype(layout)>(exec, a.data(), parent.data(),
+                                                                    ext, win);
+    });
   T* const src = sub ? parent.data() : a.data();
   exec.fence();
 
@@ -228,13 +210,10 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   auto measure = [&](const std::string& name, const std::vector<int>& perm, const Variant& v,
                      double naive_ms) -> double {
     const SubWindow* w = sub ? &win : nullptr;
-    const PlanRun run =
-        left ? make_run_rank<Exec, T, Kokkos::LayoutLeft>(ext.size(), exec, src, b.data(), ext,
-                                                          perm, v, o.launch, o.alpha, o.beta, w,
-                                                          ranks)
-             : make_run_rank<Exec, T, Kokkos::LayoutRight>(ext.size(), exec, src, b.data(), ext,
-                                                           perm, v, o.launch, o.alpha, o.beta, w,
-                                                           ranks);
+    const PlanRun run = with_shape([&](auto rank, auto layout) {
+      return make_run<Exec, T, decltype(rank)::value, decltype(layout)>(
+          exec, src, b.data(), ext, perm, v, o.launch, o.alpha, o.beta, w);
+    });
     Kokkos::deep_copy(exec, b, static_cast<T>(-7));
     run.execute();
     const bool good = verify(perm);

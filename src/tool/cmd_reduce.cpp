@@ -179,7 +179,7 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
     row.variant = variant;
     row.space = Exec::name();
     row.shape = {n};
-    row.dtype = std::string(dtype_name<T>());
+    row.dtype = type_name<T>();
     row.ms = t.ms;
     row.bytes = bytes;
     row.verified = checked && good;

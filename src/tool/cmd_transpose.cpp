@@ -82,7 +82,7 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
     row.variant = variant;
     row.space = Exec::name();
     row.shape = {rows, cols};
-    row.dtype = std::string(dtype_name<T>());
+    row.dtype = type_name<T>();
     row.ms = t.median_ms;
     row.bytes = bytes;
     row.verified = verified;

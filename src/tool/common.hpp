@@ -23,6 +23,8 @@
 #include "kokkos_context.hpp"
 #include "report.hpp"
 #include "spaces.hpp"
+#include "support/spaces.hpp"
+#include "support/types.hpp"
 
 namespace tilekit::tool {
 
@@ -97,32 +99,21 @@ void check_variants(const std::string& list, const Names& known) {
       throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
 }
 
-template <class T> constexpr std::string_view dtype_name();
-template <> constexpr std::string_view dtype_name<std::int32_t>() { return "int32"; }
-template <> constexpr std::string_view dtype_name<std::int64_t>() { return "int64"; }
-template <> constexpr std::string_view dtype_name<float>() { return "float"; }
-template <> constexpr std::string_view dtype_name<double>() { return "double"; }
+/// The --dtype name of T ("int32", "float", "cfloat", "half", ...).
+using support::type_name;
 // Kokkos' 2-byte half types; a host-only Kokkos defines both as float.
 #if !KOKKOS_HALF_T_IS_FLOAT && !KOKKOS_BHALF_T_IS_FLOAT
 #define TILEKIT_TOOL_HALF 1
-template <> constexpr std::string_view dtype_name<Kokkos::Experimental::half_t>() { return "half"; }
-template <> constexpr std::string_view dtype_name<Kokkos::Experimental::bhalf_t>() { return "bhalf"; }
 #endif
 
 /// Calls fn(exec) for every selected enabled space.
 template <class Fn>
 void for_each_space(const std::string& which, Fn&& fn) {
-  for (const auto& name : selected_spaces(which)) {
-#if defined(TILEKIT_SPACE_SERIAL)
-    if (name == "Serial") fn(Kokkos::Serial());
-#endif
-#if defined(TILEKIT_SPACE_OPENMP)
-    if (name == "OpenMP") fn(Kokkos::OpenMP());
-#endif
-#if defined(TILEKIT_SPACE_CUDA)
-    if (name == "Cuda") fn(Kokkos::Cuda());
-#endif
-  }
+  for (const auto& name : selected_spaces(which))
+    support::for_each_space_type([&](auto t) {
+      using Exec = typename decltype(t)::type;
+      if (name == Exec::name()) fn(Exec());
+    });
 }
 
 /// Calls fn(T{}) for every selected type among int32, float, double.

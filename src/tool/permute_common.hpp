@@ -1,8 +1,8 @@
 #pragma once
 // What `tilekit permute`'s two measurements share (cmd_permute.cpp: one type
 // in and out, every variant; permute_convert.cpp: an output of another type or
-// conjugated, the fused variant): type names, the views of a shape over raw
-// buffers, the permutations asked for, and the host check of a result.
+// conjugated, the fused variant): the views of a shape over raw buffers, the
+// permutations asked for, and the host check of a result.
 #include <tilekit/permute.hpp>
 
 #include <cmath>
@@ -14,30 +14,15 @@
 #include <vector>
 
 #include "families.hpp"
+#include "support/views.hpp"
 #include "timing.hpp"
 
 namespace tilekit::tool {
 
-template <class T> std::string type_name() {
-  if constexpr (std::is_same_v<T, Kokkos::complex<float>>) return "cfloat";
-  else if constexpr (std::is_same_v<T, Kokkos::complex<double>>) return "cdouble";
-  else return std::string(dtype_name<T>());
-}
-
+using support::make_view;
+/// The unmanaged rank-R view of T.
 template <class T, int R, class Layout, class Mem>
-struct ViewOf {
-  using type = typename ViewOf<T*, R - 1, Layout, Mem>::type;
-};
-template <class T, class Layout, class Mem>
-struct ViewOf<T, 0, Layout, Mem> {
-  using type = Kokkos::View<T, Layout, Mem, Kokkos::MemoryUnmanaged>;
-};
-
-template <class V, std::size_t... I>
-V make_view(typename V::pointer_type p, const std::vector<std::int64_t>& e,
-            std::index_sequence<I...>) {
-  return V(p, static_cast<std::size_t>(e[I])...);
-}
+using ViewOf = support::UView<T, R, Layout, Mem>;
 
 inline std::vector<std::vector<int>> permutations(const PermuteArgs& o, int rank) {
   std::vector<std::vector<int>> out;
