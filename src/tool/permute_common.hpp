@@ -123,8 +123,11 @@ TOut expected_store(const TIn& x, const TOut& y0, double alpha, double beta) {
   return impl::convert<TOut>(v);
 }
 
-/// got == want, or (floating types) within 4 units of the type's precision of
-/// want: a device may fuse the multiply-add that the host rounds twice.
+/// got == want; special values as themselves (NaN matches any NaN, an
+/// infinity only itself: the definition's result of a NaN or infinite alpha,
+/// beta or element); otherwise (floating types) within 4 units of the type's
+/// precision of want: a device may fuse the multiply-add that the host rounds
+/// twice.
 template <class T>
 bool close_to(const T& got, const T& want) {
   if (got == want) return true;
@@ -136,12 +139,19 @@ bool close_to(const T& got, const T& want) {
                            ? (std::is_same_v<R, Kokkos::Experimental::half_t> ? 0x1p-10 : 0x1p-7)
                            : static_cast<double>(std::numeric_limits<impl::compute_t<R>>::epsilon());
     auto d = [](const auto& x) { return static_cast<double>(static_cast<impl::compute_t<R>>(x)); };
+    // A finite pair within tol; otherwise both NaN, or equal (an infinity).
+    auto part = [](double g, double w, double tol) {
+      return std::isfinite(g) && std::isfinite(w) ? std::abs(g - w) <= tol
+                                                  : (std::isnan(g) && std::isnan(w)) || g == w;
+    };
+    auto mag = [](double x) { return std::isfinite(x) ? std::abs(x) : 0.0; };
     if constexpr (impl::is_complex_v<T>) {
-      const double tol = 4 * eps * (std::abs(d(want.real())) + std::abs(d(want.imag())));
-      return std::abs(d(got.real()) - d(want.real())) <= tol &&
-             std::abs(d(got.imag()) - d(want.imag())) <= tol;
+      const double gr = d(got.real()), gi = d(got.imag()), wr = d(want.real()), wi = d(want.imag());
+      const double tol = 4 * eps * (mag(wr) + mag(wi));
+      return part(gr, wr, tol) && part(gi, wi, tol);
     } else {
-      return std::abs(d(got) - d(want)) <= 4 * eps * std::abs(d(want));
+      const double g = d(got), w = d(want);
+      return part(g, w, 4 * eps * mag(w));
     }
   }
 }
