@@ -40,11 +40,9 @@ constexpr bool have_stream_stores() { return backends::have_stream_stores(); }
 
 /// dst[0, n) = src[0, n): the run's whole 64-byte lines streamed when `stream`
 /// (and the host has streaming stores); its partial first and last lines, and
-/// every element otherwise, with plain stores. A streamed store of part of a
-/// line costs the memory a read-modify-write of the line: where the output's
-/// rows are not whole lines (8200 x 8192 floats, 520 x 524288), streaming every
-/// aligned run held the 16-core Xeon's transposes to 33-60% of memcpy. A line
-/// two runs share is then stored plainly by both.
+/// every element otherwise, with plain stores: a streamed store of part of a
+/// line costs the memory a read-modify-write of the line (outputs whose rows
+/// are not whole lines). A line two runs share is stored plainly by both.
 template <class T>
 KOKKOS_INLINE_FUNCTION void put_run(T* dst, const T* src, int n, bool stream) {
   constexpr std::size_t line = 64;

@@ -373,12 +373,11 @@ class PermutePlan {
     // have; on hosts (the backend sets tiles_per_thread) also, down to 32,
     // while the tensor would give a thread fewer tiles than that, and, down
     // to the rows method's edge, until every store row is one run of scratch
-    // (rows_in_scratch: the host path writes it whole; a tile's runs longer
-    // than the innermost extents join dimensions into boxes whose store rows
-    // are gathered: (64, 256, 128, 128) with the innermost two swapped,
-    // 16-core Xeon, 42 GB/s with tiles of 256, 82 with 64): where no edge
-    // down to it gives one, the largest. A caller's tile is taken as given
-    // (too large throws).
+    // (rows_in_scratch: the host path writes it whole, while a tile's runs
+    // longer than the innermost extents join dimensions into boxes whose store
+    // rows are gathered, at about half the speed): where no edge down to it
+    // gives one, the largest. A caller's tile is taken as given (too large
+    // throws).
     constexpr int level = impl::tile_scratch_level<ExecSpace>();
     const std::size_t smax = static_cast<std::size_t>(
         Kokkos::TeamPolicy<ExecSpace>(exec_, 1, 1).scratch_size_max(level));
@@ -389,10 +388,8 @@ class PermutePlan {
     std::optional<std::pair<impl::Tiling, impl::TileBox>> largest;
     for (int tile = config_.tile;; tile /= 2) {
       // Hosts: where the edge passes transpose_tile_rows, load runs of edge^2 /
-      // rows elements and store runs of rows (the transpose's 64-row tiles;
-      // 16-core Xeon, (512, 512, 1024) floats, the four permutations that move
-      // the innermost dimension: 44-73 -> 65-79 GB/s). One-thread teams only,
-      // as the transpose's plan.
+      // rows elements and store runs of rows, as the transpose's tiles (long
+      // reads for the prefetchers). One-thread teams only, as the transpose's.
       const int rows = impl::tile_rows(impl::host_tile_rows<ExecSpace, T>(config_), tile);
       const index_t area = static_cast<index_t>(tile) * tile;
       box = rows < tile ? impl::choose_box(fused_, area / rows, area, rows)
@@ -431,9 +428,8 @@ class PermutePlan {
                                   /*flat=*/true, level);
     });
     // Packed tiles hold 1 / PW the units: a team of 1 / PW the work items (a
-    // caller's team is taken as given) stages as many registers each. H200,
-    // (512, 512, 1024) half, tiled permutations, % of copy: 16 units a work
-    // item (the element kernel's team) 46-49, 32 (64 work items) 74-78.
+    // caller's team is taken as given) stages as many registers each, so each
+    // keeps as many loads in flight as the element kernel's.
     if constexpr (PW > 1) {
       if (packed_) {
         auto c = tiled_config();

@@ -230,9 +230,8 @@ KOKKOS_INLINE_FUNCTION void move_tail(const T* src, index_t ss, T* dst, index_t 
 
 /// dst[r * ds] = src[r * ss] for r < count, in batches of B elements loaded
 /// before any is stored, and the rest by move_tail: every load is one of
-/// the count (guarded loads of whole batches ran slower on an H100: 8 x N
-/// floats 97 -> 79% of copy; loads of whole batches re-reading an element
-/// in bounds took 2 x N floats from 80% to 47%).
+/// the count (guarded loads of whole batches, or whole batches re-reading
+/// an element in bounds, ran slower).
 template <int B, class T>
 KOKKOS_INLINE_FUNCTION void move_batched(const T* src, index_t ss, T* dst, index_t ds, int count) {
   int r = 0;
@@ -275,10 +274,9 @@ struct TransposeThin {
 /// team writes the chunk: where the narrow rows are dense (ns == thin) the
 /// chunk is one contiguous run of the output, copied from scratch in units of
 /// VecBytes where the run starts on one (else element by element), with no
-/// index arithmetic; otherwise element e goes to row e / thin. H100, % of
-/// copy, 2^25 to 2^26 floats: this layout 90-98 for 4 to 16 rows; the former
-/// one (padded scratch rows, both passes element by element with the (q, r)
-/// stepping of every element) 52-62, bound by its integer instructions.
+/// index arithmetic; otherwise element e goes to row e / thin. (Padded
+/// scratch rows with both passes element by element were bound by their
+/// integer instructions.)
 template <class Exec, class T, int K, int VecBytes>
 struct TransposeThinStaged {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;

@@ -149,8 +149,8 @@ inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile, inde
   // A dimension cut short in both runs ends both: growing it lengthens both
   // runs at once, up to a box of about `tile` elements. Small extents on both
   // sides of a long one give such boxes ((3, 2^24, 5) reversed: runs of 5 x 6
-  // and 3 x 6 elements, a box of 90 elements, 4% of copy on the H200; grown,
-  // 5 x 68 and 3 x 68 in a box of 1020).
+  // and 3 x 6 elements, a box of 90, far too small to keep the memory busy;
+  // grown, 5 x 68 and 3 x 68 in a box of 1020).
   if (const int d = b.load_run.back(); partial(d) && in(b.store_run, d)) {
     const index_t others = b.volume() / b.chunk[d];
     b.chunk[d] = std::clamp(tile / others, b.chunk[d], f.n[d]);

@@ -203,17 +203,16 @@ class ReducePlan {
     if (opts_.split == ReduceSplit::interleaved && Kernel::Locate > 0)
       detail::fail(where(), "MinLoc and MaxLoc on this space take contiguous shares "
                             "(locate_rows), not an interleaved split");
-    // The backend's split, but MinLoc/MaxLoc take contiguous shares unless asked
-    // (H100, 2^26 / 2^28: double MinLoc 95 / 98% of copy contiguous, 89 / 90%
-    // interleaved; float 76 / 80% either way).
+    // The backend's split, but MinLoc/MaxLoc take contiguous shares unless
+    // asked (interleaved, their doubles ran slower; floats the same).
     interleave_ = opts_.split == ReduceSplit::backend
                       ? config_.interleave && !Kernel::indexed
                       : opts_.split == ReduceSplit::interleaved;
     if constexpr (defaults.fit_league)
       if (opts_.teams == 0) {
         // The teams of the kernel this plan launches that fit at once (the
-        // strided kernel's registers are its own: on the H100 the float Min
-        // of a window took 66, 3 teams per SM, and 528 teams ran as 1.33 waves).
+        // strided kernel's registers are its own: a cap of the contiguous
+        // kernel's teams would run it in uneven waves).
         index_t fit = 0;
         if constexpr (detail::is_stride_v<View>)
           if (strided_) fit = resident_teams(StridedKernel{});
@@ -434,8 +433,7 @@ class ReducePlan {
   /// Teams for `rows` whole rows: each takes at least K rows (one round of K
   /// loads per work item); at most cap_ teams, or where most_ exceeds it,
   /// whole waves of cap_ teams, one for every cap_ x team_rounds rounds, up to
-  /// most_ (a last partial wave is a tail: H100, 2^26 doubles, 820 teams of
-  /// 396 a wave read at 93% of CUB, 792 at 100.5). Monotone in rows: an
+  /// most_ (whole waves: a last partial wave is a tail). Monotone in rows: an
   /// execute() never launches more teams than league_ partials.
   index_t league_for(index_t rows) const {
     const index_t rounds = impl::ceil_div(rows, Kernel::K);

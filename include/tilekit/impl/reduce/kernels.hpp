@@ -80,8 +80,7 @@ struct ReduceKernel {
   /// extra round of registers keeps the kernel near the registers of its
   /// loads; wider ones (int32 sums into int64, compensated sums, MinLoc and
   /// MaxLoc, 2-byte floats into float) already hold more registers per
-  /// element than they load, and would lose teams per SM (sm_90: compensated
-  /// float sum 72 -> 118 registers, float MinLoc 96 -> 132).
+  /// element than they load, and would lose teams per SM.
   static constexpr bool Ahead = sizeof(acc_type) <= sizeof(T);
   using Vec = Pack<T, W>;
   static_assert(sizeof(Vec) == W * sizeof(T), "tilekit::reduce: load_bytes must be a power of two");
@@ -161,13 +160,9 @@ TILEKIT_UNROLL
         }
       }
     } else if (indexed && rd.step == K) {  // MinLoc/MaxLoc, a contiguous share:
-      // a constant step, plain loads. H100, float MinLoc at 2^26 / 2^28: 60%
-      // of copy with the run-time step alone; 76 / 81% with both loops in the
-      // kernel (118 registers, sm_90), but 68 / 72% with this loop alone (96
-      // registers; doubles 95 / 98 -> 91 / 94): the code the compiler makes of
-      // them was not profiled. Other operations take the run-time step alone
-      // (the int32 sum held 84 registers with both loops, 68 without, and ran
-      // at 95.7 / 98.5% of copy against 98.4 / 101.4).
+      // a constant step, plain loads (faster for them than the run-time step;
+      // other operations ran faster with the run-time step alone, in fewer
+      // registers).
       for (; r + K <= r1; r += K) {
         const index_t v0 = r * stride + tid;
         Vec v[K];

@@ -68,10 +68,8 @@ template <class ExecSpace, class T>
 class RectBlockedTranspose {
  public:
   /// Smallest block edge. Below it the decomposition is faster: the batches'
-  /// rows are then a few elements long (H200, 8192 x (4096 + g) floats, % of
-  /// copy, blocked against decomposed: g = 4 1.6 / 4.2, 8 2.8 / 4.2, 16 5.9 /
-  /// 4.2, 256 26.2 / 4.5; a 2-core host: g = 4 and 8 slower, 50 faster). The
-  /// workspace of one column of every row is then at most 1/16 of the matrix.
+  /// rows are then a few elements long. The workspace of one column of every
+  /// row is then at most 1/16 of the matrix.
   static constexpr index_t min_edge = 16;
   static bool applies(index_t rows, index_t cols) {
     return rows > 0 && cols > 0 && rows != cols && std::gcd(rows, cols) >= min_edge;
