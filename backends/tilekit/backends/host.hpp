@@ -1,8 +1,8 @@
 #pragma once
-// Data shared by the host backends (OpenMP, Serial): a team is one thread, so
-// a tile loop is a plain loop the compiler vectorises; a CPU's tiles pay for
-// their reads, so they read long runs (which the prefetchers follow) and write
-// whole rows. docs/performance.md has the measurements behind each value.
+// The host backends, Serial and OpenMP: a team is one thread, so a tile loop
+// is a plain loop the compiler vectorises; a CPU's tiles pay for their reads,
+// so they read long runs (which the prefetchers follow) and write whole rows.
+// docs/performance.md has the measurements behind each value.
 #include <tilekit/backends/primary.hpp>
 
 namespace tilekit::backends {
@@ -92,4 +92,13 @@ struct HostTraits {
     return host_hardware(Exec::name(), exec.concurrency());
   }
 };
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+template <>
+struct Traits<Kokkos::Serial> : HostTraits<Kokkos::Serial> {};
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+template <>
+struct Traits<Kokkos::OpenMP> : HostTraits<Kokkos::OpenMP> {};
+#endif
 }  // namespace tilekit::backends
