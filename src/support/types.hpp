@@ -4,8 +4,10 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace tilekit::support {
 
@@ -21,6 +23,24 @@ using ReduceTypes = List<std::int32_t, std::int64_t, float, double>;
 using ComplexTypes = List<Kokkos::complex<float>, Kokkos::complex<double>>;
 /// The permute's: the moves' and the complex ones.
 using PermuteTypes = Cat<MoveTypes, ComplexTypes>;
+
+/// The element types of the moves, in the order the programs' type enums
+/// follow (the fuzzer's Type, the Python module's Dtype).
+using ElementTypes = List<std::int32_t, std::int64_t, float, double, Kokkos::complex<float>,
+                          Kokkos::complex<double>>;
+
+/// fn(T{}) for the type at index k of the list L; k out of range throws
+/// std::out_of_range.
+template <class T, class... Ts, class Fn>
+auto with_type_at(List<T, Ts...>, int k, Fn&& fn) {
+  if constexpr (sizeof...(Ts) == 0) {
+    if (k != 0) throw std::out_of_range("type index out of range");
+    return fn(T{});
+  } else {
+    if (k == 0) return fn(T{});
+    return with_type_at(List<Ts...>{}, k - 1, std::forward<Fn>(fn));
+  }
+}
 
 /// "int32", "float", "cfloat", "half", ... ("other" for any other type). A
 /// host-only Kokkos defines half_t and bhalf_t as float: they are "float".

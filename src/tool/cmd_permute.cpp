@@ -290,8 +290,7 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
 namespace {
 
 Runner setup(CLI::App& app) {
-  auto o = std::make_shared<PermuteArgs>();
-  add_common_options(app, o->common);
+  auto o = make_args<PermuteArgs>(app);
   app.add_option("--shape", o->shape, "input extents, comma-separated (rank 1 to 8)")
       ->capture_default_str();
   app.add_option("--perm", o->perms,
@@ -345,12 +344,9 @@ Runner setup(CLI::App& app) {
     // In and out (a converting row's types are at most 8 bytes, or the
     // complex type itself; its copy baseline takes one more buffer).
     const double buffers = o->out_dtype.empty() && !o->conj ? (o->sub != "none" ? 4 : 2) : 3;
-    preflight(o->common, [&](std::size_t es) {
+    return measure_and_finish(*o, measure_permute, [&](std::size_t es) {
       return buffers * elements * std::max<std::size_t>(es, o->out_dtype.empty() ? es : 8);
     });
-    report::Report rep;
-    const bool ok = measure_permute(*o, rep);
-    return finish(o->common, rep, ok);
   };
 }
 

@@ -341,8 +341,7 @@ const std::vector<std::string> kSubVariants = {"all", "copy", "sum", "sum_compen
                                                "min", "max", "minloc", "maxloc"};
 
 Runner setup(CLI::App& app) {
-  auto o = std::make_shared<ReduceArgs>();
-  add_common_options(app, o->common);
+  auto o = make_args<ReduceArgs>(app);
   app.add_option("--n", o->n, "elements (a comma-separated list runs each size)")
       ->delimiter(',')
       ->capture_default_str()
@@ -394,18 +393,15 @@ Runner setup(CLI::App& app) {
     const double most = static_cast<double>(*std::max_element(o->n.begin(), o->n.end()));
     // input (under --sub: the parent, at most 2n, and the copy's source), copy baseline
     const double buffers = o->sub == "none" ? 2 : 4;
-    preflight(o->common, [&](std::size_t es) { return buffers * most * es; });
-    report::Report rep;
-    const bool ok = measure_reduce(*o, rep);
-    return finish(o->common, rep, ok);
+    return measure_and_finish(*o, measure_reduce,
+                              [&](std::size_t es) { return buffers * most * es; });
   };
 }
 
 }  // namespace
 
 bool measure_reduce(const ReduceArgs& o, report::Report& rep) {
-  check_variants(o.variant, kVariants);
-  begin_report(o.common, o.transfers, rep);
+  begin_measurement(o, kVariants, rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const auto hw = hardware_info(exec);

@@ -52,24 +52,16 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
   };
   // b <- poison, so a kernel that skips elements is caught by the check.
   auto poison = [&] { Kokkos::deep_copy(exec, b, static_cast<T>(-7)); };
-  // transposed: b holds in^T (out-of-place, or in-place on a copy of a).
-  auto verify = [&]() -> bool {
+  // b holds in^T: out of place the input at(i, j) (a --sub window's parent
+  // index), in place (a copy of) a, contiguous.
+  auto verify = [&](bool out_of_place) -> bool {
     if (!o.common.check) return true;
     exec.fence();
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
     for (std::int64_t i = 0; i < rows; ++i)
       for (std::int64_t j = 0; j < cols; ++j)
-        if (h(j * rows + i) != static_cast<T>(pattern(at(i, j)))) return false;
-    return true;
-  };
-  // In place: b holds the transpose of a (contiguous).
-  auto verify_contiguous = [&]() -> bool {
-    if (!o.common.check) return true;
-    exec.fence();
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-    for (std::int64_t i = 0; i < rows; ++i)
-      for (std::int64_t j = 0; j < cols; ++j)
-        if (h(j * rows + i) != static_cast<T>(pattern(i * cols + j))) return false;
+        if (h(j * rows + i) != static_cast<T>(pattern(out_of_place ? at(i, j) : i * cols + j)))
+          return false;
     return true;
   };
 
@@ -121,7 +113,7 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
                                           study::NaiveTransposePlan<Exec, T>>;
     poison();
     plan.execute(src, out);
-    const bool good = verify();
+    const bool good = verify(true);
     ok = ok && good;
     auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(src, out); });
     auto row = add_row(name + (sub ? "_sub_" + o.sub : ""), t, o.common.check && good,
@@ -167,7 +159,7 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
                                           study::NaiveInplaceTransposePlan<Exec, T>>;
     Kokkos::deep_copy(exec, b, a);
     plan.execute(sq);
-    const bool good = verify_contiguous();
+    const bool good = verify(false);
     ok = ok && good;
     auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(sq); });
     auto row = add_row(name, t, o.common.check && good, naive ? 0 : inplace_naive_ms);
@@ -204,8 +196,7 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
 namespace {
 
 Runner setup(CLI::App& app) {
-  auto o = std::make_shared<TransposeArgs>();
-  add_common_options(app, o->common);
+  auto o = make_args<TransposeArgs>(app);
   app.add_option("--n", o->n, "columns of the input (and rows, unless --m is given)")
       ->capture_default_str()
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
@@ -250,18 +241,15 @@ Runner setup(CLI::App& app) {
     const double parent = o->sub == "none"  ? 0
                           : o->sub == "rows2" ? 2 * elements
                                               : rows * (o->sub_ld > 0 ? o->sub_ld : o->n + 64);
-    preflight(o->common, [&](std::size_t es) { return (2 * elements + parent) * es; });
-    report::Report rep;
-    const bool ok = measure_transpose(*o, rep);
-    return finish(o->common, rep, ok);
+    return measure_and_finish(*o, measure_transpose,
+                              [&](std::size_t es) { return (2 * elements + parent) * es; });
   };
 }
 
 }  // namespace
 
 bool measure_transpose(const TransposeArgs& o, report::Report& rep) {
-  check_variants(o.variant, kVariants);
-  begin_report(o.common, o.transfers, rep);
+  begin_measurement(o, kVariants, rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const double peak = hardware_info(exec).peak_gbps;

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <iterator>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +79,24 @@ int finish(const CommonOptions& o, const report::Report& r, bool all_correct);
 /// allocate now (largest element size of the selected --dtype list). Throws
 /// CLI::ValidationError with the reason.
 void preflight(const CommonOptions& o, const std::function<double(std::size_t)>& bytes);
+/// A subcommand's arguments, their common options added to app.
+template <class Args>
+std::shared_ptr<Args> make_args(CLI::App& app) {
+  auto o = std::make_shared<Args>();
+  add_common_options(app, o->common);
+  return o;
+}
+
+/// A subcommand's run: the checks (preflight with `bytes`), the measurement
+/// into a report, its table and files; the exit code (finish).
+template <class Args>
+int measure_and_finish(const Args& o, bool (*measure)(const Args&, report::Report&),
+                       const std::function<double(std::size_t)>& bytes) {
+  preflight(o.common, bytes);
+  report::Report rep;
+  const bool ok = measure(o, rep);
+  return finish(o.common, rep, ok);
+}
 /// The same memory check for one space's HardwareInfo.
 void check_memory(const HardwareInfo& hw, double bytes);
 /// Throws unless `path` can be written (an existing writable file, or a new

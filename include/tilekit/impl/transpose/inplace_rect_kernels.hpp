@@ -117,6 +117,21 @@ struct RectWalk {
 /// columns t mod lanes (+ lanes, ...) and rows t / lanes (+ rstep, ...), so
 /// consecutive work items touch consecutive addresses. Each work item walks
 /// its indices with additions (RectWalk); it divides only where a walk starts.
+/// A line's two passes through its buffer, each followed by a team barrier
+/// (pass(true): into the buffer, pass(false): back): a scatter moves the line
+/// in by the permuted pass and out by the straight one, a gather the other
+/// way round.
+template <class Member, class Permuted, class Straight>
+KOKKOS_INLINE_FUNCTION void two_passes(const Member& team, bool scatter, const Permuted& permuted,
+                                       const Straight& straight) {
+  if (scatter) permuted(true);
+  else straight(true);
+  team.team_barrier();
+  if (scatter) straight(false);
+  else permuted(false);
+  team.team_barrier();
+}
+
 template <class Exec, class T, RectMap Map, int C, int U>
 struct RectInplaceStep {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
@@ -213,12 +228,7 @@ TILEKIT_UNROLL
         }
       }
     };
-    if (scatter) permuted(true);
-    else straight(true);
-    team.team_barrier();
-    if (scatter) straight(false);
-    else permuted(false);
-    team.team_barrier();
+    two_passes(team, scatter, permuted, straight);
   }
 
   /// Block of columns j0 .. j0 + w: work item t takes columns
@@ -304,12 +314,7 @@ TILEKIT_UNROLL
         });
       }
     };
-    if (scatter) permuted(true);
-    else straight(true);
-    team.team_barrier();
-    if (scatter) straight(false);
-    else permuted(false);
-    team.team_barrier();
+    two_passes(team, scatter, permuted, straight);
   }
 };
 
