@@ -38,9 +38,6 @@ namespace {
 using namespace tilekit::test;
 using tilekit_test_permute_convert::Pair;
 using tilekit::PermuteVariant;
-using index_t = std::int64_t;
-using Extents = std::vector<index_t>;
-using Perm = std::vector<int>;
 using half = Kokkos::Experimental::half_t;
 using bhalf = Kokkos::Experimental::bhalf_t;
 using cfloat = Kokkos::complex<float>;

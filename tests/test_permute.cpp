@@ -22,9 +22,6 @@
 namespace {
 using namespace tilekit::test;
 using tilekit::PermuteVariant;
-using index_t = std::int64_t;
-using Extents = std::vector<index_t>;
-using Perm = std::vector<int>;
 
 template <class T> struct is_complex : std::false_type {};
 template <class R> struct is_complex<Kokkos::complex<R>> : std::true_type {};
@@ -125,6 +122,21 @@ std::string describe(const Extents& e, const Perm& p, const PermuteRun& v, bool 
          (left ? " LayoutLeft" : " LayoutRight");
 }
 
+/// The fused variant on (ext, perm): plain, scaled (alpha 2, beta -1) unless
+/// `plain_only`, and with the caller's launch options `given` (`what`).
+template <class Exec, class T>
+void check_fused(const Extents& ext, const Perm& perm, bool left,
+                 const tilekit::PermuteOptions& given, const std::string& what,
+                 bool plain_only = false) {
+  const std::string d = describe(ext, perm, PermuteVariant::fused, left);
+  EXPECT_EQ((run_one<Exec, T>(ext, perm, PermuteVariant::fused, left)), 0) << d;
+  if (plain_only) return;
+  EXPECT_EQ((run_one<Exec, T>(ext, perm, PermuteVariant::fused, left, Scalars{2, -1})), 0)
+      << d << ", alpha 2, beta -1";
+  EXPECT_EQ((run_one<Exec, T>(ext, perm, PermuteVariant::fused, left, {}, given)), 0)
+      << d << ", " << what;
+}
+
 /// Every permutation of rank R for each shape, every applicable variant, both layouts.
 template <class Exec, class T, int R>
 void every_permutation(const std::vector<Extents>& shapes) {
@@ -143,10 +155,7 @@ void every_permutation(const std::vector<Extents>& shapes) {
   }
 }
 
-template <class C>
-class Permute : public ::testing::Test {};
-using AllTypes = CasesOf<tilekit::support::PermuteTypes>;
-TYPED_TEST_SUITE(Permute, AllTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(Permute, tilekit::support::PermuteTypes);
 
 TYPED_TEST(Permute, EveryPermutationRank2) {
   every_permutation<typename TypeParam::exec, typename TypeParam::value, 2>(
@@ -185,8 +194,7 @@ void random_cases(int max_extent, int cases, unsigned seed) {
 }
 
 TYPED_TEST(Permute, RandomRank5To8) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   random_cases<E, T, 5>(9, 6, 501);
   random_cases<E, T, 6>(6, 6, 601);
   random_cases<E, T, 7>(5, 5, 701);
@@ -200,8 +208,7 @@ TYPED_TEST(Permute, RandomRank5To8) {
 /// some micro-block rows start unaligned and are stored plainly), both
 /// layouts (float only: the host reference takes about a second a case).
 TYPED_TEST(Permute, StreamedLargeOutputs) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (std::is_same_v<T, float>) {
     const Extents ext = {257, 3, 10885};  // 8.39 M elements
     const Perm perm = {2, 1, 0};
@@ -241,8 +248,7 @@ TYPED_TEST(Permute, StreamedLargeOutputs) {
 /// case whose row dimensions are reversed, a copy; both layouts, and alpha and
 /// beta (stored element by element).
 TYPED_TEST(Permute, RowsStreamedInInputOrder) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (std::is_same_v<T, float>) {
     const std::vector<std::pair<Extents, Perm>> cases = {{{97, 101, 860}, {1, 0, 2}},
                                                          {{97, 101, 857}, {1, 0, 2}},
@@ -268,8 +274,7 @@ TYPED_TEST(Permute, RowsStreamedInInputOrder) {
 /// matrices transposed (both runs over the same dimensions; scratch in input
 /// order, each store row gathered from one scratch row into a buffer).
 TYPED_TEST(Permute, HostPathTableBoxesStreamed) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (std::is_same_v<T, float>) {
     using Mem = typename E::memory_space;
     using tilekit::impl::BoxKind;
@@ -304,8 +309,7 @@ TYPED_TEST(Permute, HostPathTableBoxesStreamed) {
 /// dimensions into boxes whose store rows are gathered. Where no edge gives
 /// one, the largest fitting tile is kept.
 TYPED_TEST(Permute, HostTilesPreferRowsInScratch) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (tilekit::impl::micro_edge<E, T>() == 0) {
     GTEST_SKIP() << "the host path's tiles";
   } else {
@@ -337,8 +341,7 @@ TYPED_TEST(Permute, HostTilesPreferRowsInScratch) {
 }
 
 TYPED_TEST(Permute, AlphaBetaEveryVariant) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   const Extents e3 = {19, 23, 37};
   for (Scalars s : {Scalars{2, 0}, Scalars{2, 3}, Scalars{1, -1}, Scalars{-1, 1}})
     for (const auto& v : kPermuteRuns)
@@ -354,8 +357,7 @@ TYPED_TEST(Permute, AlphaBetaEveryVariant) {
 }
 
 TYPED_TEST(Permute, BetaZeroNeverReadsTheOutput) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (std::is_integral_v<T>) {
     GTEST_SKIP() << "no NaN in an integer type";
   } else {
@@ -368,19 +370,13 @@ TYPED_TEST(Permute, BetaZeroNeverReadsTheOutput) {
 }
 
 TYPED_TEST(Permute, LaunchShapeOverrides) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   // Shapes every backend accepts; tiny and odd tiles give multi-dimension
   // runs, partial chunks and extra box dimensions.
   // Teams take 1 to 3 steps in turn (tiles_per_team).
   int steps = 0;
   for (auto [tile, pad] : {std::pair{1, 0}, {3, 1}, {5, 0}, {8, 3}, {24, 1}}) {
-    tilekit::PermuteOptions o;
-    o.tile = tile;
-    o.pad = pad;
-    o.team_rows = 1;
-    o.vector = 1;
-    o.tiles_per_team = steps++ % 3 + 1;
+    const auto o = one_item_teams<tilekit::PermuteOptions>(tile, pad, steps++ % 3 + 1);
     for (const Perm& p : {Perm{3, 2, 1, 0}, Perm{0, 1, 3, 2}, Perm{2, 0, 3, 1}, Perm{1, 0, 2, 3}})
       EXPECT_EQ((run_one<E, T>({6, 7, 10, 9}, p, PermuteVariant::fused, false, {}, o)), 0)
           << "tile " << tile << " pad " << pad << " " << describe({6, 7, 10, 9}, p, PermuteVariant::fused, false);
@@ -395,8 +391,7 @@ TYPED_TEST(Permute, LaunchShapeOverrides) {
 /// 256 on shapes with ragged chunks, both layouts, every 3-D permutation and
 /// rank-4 ones whose runs join dimensions; every element checked.
 TYPED_TEST(Permute, HostBoxesWithLongLoadRuns) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (tilekit::impl::transpose_tile_rows<E>() > 0 &&
                 tilekit::impl::micro_edge<E, T>() > 0) {
     for (int tile : {128, 256}) {
@@ -429,8 +424,7 @@ TYPED_TEST(Permute, HostBoxesWithLongLoadRuns) {
 /// 16 x 9 x 7 x 64 reversed), both layouts, alpha and beta, the default box
 /// too; every element checked.
 TYPED_TEST(Permute, WideBoxesOfShortOutputDimensions) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   using namespace tilekit::impl;
   using X = tilekit::backends::Traits<E>;
@@ -468,19 +462,12 @@ TYPED_TEST(Permute, WideBoxesOfShortOutputDimensions) {
     EXPECT_EQ(plan.tiled_team_size(), team * wb.team) << "the wide box is no longer taken";
 #endif
   for (bool left : {false, true})
-    for (const auto& [ext, perm] : {std::pair{e6, r6}, std::pair{e4, r4}}) {
-      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left)), 0)
-          << describe(ext, perm, PermuteVariant::fused, left);
-      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, Scalars{2, -1})), 0)
-          << describe(ext, perm, PermuteVariant::fused, left) << ", alpha 2, beta -1";
-      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, {}, given)), 0)
-          << describe(ext, perm, PermuteVariant::fused, left) << ", tile given";
-    }
+    for (const auto& [ext, perm] : {std::pair{e6, r6}, std::pair{e4, r4}})
+      check_fused<E, T>(ext, perm, left, given, "tile given");
 }
 
 TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using V3 = Kokkos::View<T***, Kokkos::LayoutRight, typename E::memory_space>;
   using M = tilekit::PermuteMethod;
   E exec;
@@ -516,8 +503,7 @@ TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
 /// floats one past stream_min_bytes (streamed rows, odd ones unaligned).
 /// Every element checked.
 TYPED_TEST(Permute, TwoDTranspositionsRunTheTranspose) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   using M = tilekit::PermuteMethod;
   const M want = tilekit::impl::permute_2d_by_transpose<E>() ? M::transpose : M::tiled;
@@ -539,15 +525,8 @@ TYPED_TEST(Permute, TwoDTranspositionsRunTheTranspose) {
       {{2, 3, 5, 7, 11}, {2, 3, 4, 0, 1}}};
   if constexpr (std::is_same_v<T, float>) cases.push_back({{3, 1031, 2741}, {2, 0, 1}});  // 34 MB
   for (const auto& [ext, perm] : cases)
-    for (bool left : {false, true}) {
-      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left)), 0)
-          << describe(ext, perm, PermuteVariant::fused, left);
-      if (volume(ext) > (1 << 20)) continue;
-      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, Scalars{2, -1})), 0)
-          << describe(ext, perm, PermuteVariant::fused, left) << ", alpha 2, beta -1";
-      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, {}, tile)), 0)
-          << describe(ext, perm, PermuteVariant::fused, left) << ", tile 32";
-    }
+    for (bool left : {false, true})
+      check_fused<E, T>(ext, perm, left, tile, "tile 32", volume(ext) > (1 << 20));
 }
 
 /// PermuteOptions::align through the plan: skewed tiles where the space
@@ -556,8 +535,7 @@ TYPED_TEST(Permute, TwoDTranspositionsRunTheTranspose) {
 /// or on spaces without staging), every element checked; outputs of every
 /// origin mod the transaction through one plan; other values rejected.
 TYPED_TEST(Permute, AlignedStores) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   constexpr bool staged = tilekit::backends::Traits<E>::stage_registers > 1;
   E exec;
@@ -615,8 +593,7 @@ TYPED_TEST(Permute, AlignedStores) {
 }
 
 TYPED_TEST(Permute, PlanReusedAcrossViewsAndScalars) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using V = Kokkos::View<T***, Kokkos::LayoutRight, typename E::memory_space>;
   E exec;
   V in1("in1", 9, 40, 33), in2("in2", 9, 40, 33), out1("out1", 33, 9, 40), out2("out2", 33, 9, 40);
@@ -644,22 +621,27 @@ TYPED_TEST(Permute, PlanReusedAcrossViewsAndScalars) {
 // On a GPU the tiled and rows kernels stage each step in registers across a
 // flat team and prefetch the next tile; host teams stream instead. Run the
 // staged path on host teams too (64 staging registers, one or two threads).
-template <class C>
-class PermuteStaged : public ::testing::Test {};
-using StagedTypes = Cases<float, Kokkos::complex<double>>;
-TYPED_TEST_SUITE(PermuteStaged, StagedTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(PermuteStaged, tilekit::support::List<float, Kokkos::complex<double>>);
+
+/// The staged kernels with kStage registers a work item: the tiled one for
+/// each kind of box, the rows one.
+constexpr int kStage = 64;
+template <class E, class T, tilekit::impl::BoxKind K>
+using Staged = tilekit::impl::PermuteTiled<E, T, 1, kStage, tilekit::impl::StoreMove<T>, K>;
+template <class E>
+constexpr bool host_memory_v =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible;
 
 TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
-  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible) {
+  TILEKIT_CASE_TYPES(E, T);
+  if constexpr (!host_memory_v<E>) {
     GTEST_SKIP() << "device teams always take the staged path";
   } else {
     using namespace tilekit::impl;
-    constexpr int N = 64;
-    using Affine = PermuteTiled<E, T, 1, N, StoreMove<T>, BoxKind::affine>;
-    using LoadTable = PermuteTiled<E, T, 1, N, StoreMove<T>, BoxKind::load_table>;
-    using Tabled = PermuteTiled<E, T, 1, N, StoreMove<T>, BoxKind::tables>;
+    constexpr int N = kStage;
+    using Affine = Staged<E, T, BoxKind::affine>;
+    using LoadTable = Staged<E, T, BoxKind::load_table>;
+    using Tabled = Staged<E, T, BoxKind::tables>;
     using Rows = PermuteRows<E, T, N, StoreMove<T>>;
     const int team = std::min(2, E().concurrency());
     const std::vector<std::pair<Extents, Perm>> cases = {
@@ -724,14 +706,13 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
 /// rectangular tiles. Every element is checked, and the output's gap before
 /// its origin keeps its poison.
 TYPED_TEST(PermuteStaged, SkewedTiles) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
-  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible) {
+  TILEKIT_CASE_TYPES(E, T);
+  if constexpr (!host_memory_v<E>) {
     GTEST_SKIP() << "device teams: the plan's test (AlignedStores)";
   } else {
     using namespace tilekit::impl;
-    constexpr int N = 64;
-    using Affine = PermuteTiled<E, T, 1, N, StoreMove<T>, BoxKind::affine>;
+    constexpr int N = kStage;
+    using Affine = Staged<E, T, BoxKind::affine>;
     const std::vector<std::tuple<Extents, Perm, bool>> cases = {
         {{17, 31}, {1, 0}, true},      {{31, 17}, {1, 0}, true},      {{9, 13}, {1, 0}, true},
         {{8, 8}, {1, 0}, true},        {{33, 65}, {1, 0}, true},      {{7, 9, 13}, {0, 2, 1}, true},
@@ -777,10 +758,7 @@ TYPED_TEST(PermuteStaged, SkewedTiles) {
 
 // ------------------------------------------------------------- errors
 
-template <class C>
-class PermuteErrors : public ::testing::Test {};
-using FloatOnly = Cases<float>;
-TYPED_TEST_SUITE(PermuteErrors, FloatOnly, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(PermuteErrors, tilekit::support::List<float>);
 
 TYPED_TEST(PermuteErrors, RejectedBeforeAnythingIsWritten) {
   using E = typename TypeParam::exec;

@@ -14,10 +14,7 @@
 namespace {
 using namespace tilekit::test;
 
-template <class C>
-class Strided : public ::testing::Test {};
-using AllTypes = CasesOf<tilekit::support::MoveTypes>;
-TYPED_TEST_SUITE(Strided, AllTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(Strided, tilekit::support::MoveTypes);
 
 /// A window of a P0 x P1 parent (row- or column-major): element (i, j) of the
 /// window is parent element (off0 + i * step0, off1 + j * step1).
@@ -111,8 +108,7 @@ std::vector<Window> windows(bool left) {
 }
 
 TYPED_TEST(Strided, WindowsOfOneLayout) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   for (bool left : {false, true}) {
     const auto ws = windows(left);
     for (auto [r, c] : kShapes)
@@ -127,8 +123,7 @@ TYPED_TEST(Strided, WindowsOfOneLayout) {
 }
 
 TYPED_TEST(Strided, ColumnBlockTakesTheTiledKernel) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   for (bool left : {false, true}) {
     const Window whole{left, 0, 0, 1, 1, 0, 0}, block{left, 4, 9, 1, 1, 3, 40};
     for (auto v : {tilekit::TransposeVariant::tiled, tilekit::TransposeVariant::tiled_padded}) {
@@ -145,8 +140,7 @@ TYPED_TEST(Strided, ColumnBlockTakesTheTiledKernel) {
 }
 
 TYPED_TEST(Strided, MixedLayouts) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   // A row-major window into a column-major one (and back): the unit strides
   // sit in different dimensions, so no frame is tiled.
   const Window r{false, 1, 2, 1, 1, 1, 3}, l{true, 2, 1, 1, 1, 2, 2};
@@ -157,8 +151,7 @@ TYPED_TEST(Strided, MixedLayouts) {
 }
 
 TYPED_TEST(Strided, SliceOfA4DTensor) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using M = typename E::memory_space;
   // t(a, b, c, d) of 3 x 37 x 4 x 29; in = t(1, 2..35, 2, 3..26): a 33 x 23
   // matrix with gaps in both dimensions; out = u(0..22, 1, 0..32, 2) of a
@@ -191,8 +184,7 @@ TYPED_TEST(Strided, SliceOfA4DTensor) {
 }
 
 TYPED_TEST(Strided, Rejected) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using M = typename E::memory_space;
   using SV = Kokkos::View<T**, Kokkos::LayoutStride, M, Kokkos::MemoryUnmanaged>;
   E exec;
@@ -228,8 +220,7 @@ TYPED_TEST(Strided, Rejected) {
 }
 
 TYPED_TEST(Strided, ContiguousLayoutStrideInPlaceRectangular) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using M = typename E::memory_space;
   // A whole LayoutLeft 5 x 3 matrix seen as LayoutStride: transposing in place
   // leaves the LayoutLeft 3 x 5 transpose in its memory.
