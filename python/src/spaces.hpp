@@ -4,7 +4,6 @@
 // caller's stream) for CUDA memory when Kokkos was built with it. The one
 // place of the binding layer that knows which backends exist.
 #include "bridge.hpp"
-#include "support/types.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -37,13 +36,18 @@ decltype(auto) with_exec(Device device, Stream stream, Fn&& fn) {
 #endif
 }
 
-/// Calls fn(T{}) with the C++ type of a dtype (Dtype follows support::ElementTypes).
+/// Calls fn(T{}) with the C++ type of a dtype.
 template <class Fn>
-auto with_value_type(Dtype d, Fn&& fn) {
-  const int k = static_cast<int>(d);
-  if (k < 0 || k > static_cast<int>(Dtype::complex128))
-    throw std::invalid_argument("tilekit: unknown dtype");
-  return support::with_type_at(support::ElementTypes{}, k, std::forward<Fn>(fn));
+decltype(auto) with_value_type(Dtype d, Fn&& fn) {
+  switch (d) {
+    case Dtype::int32: return fn(std::int32_t{});
+    case Dtype::int64: return fn(std::int64_t{});
+    case Dtype::float32: return fn(float{});
+    case Dtype::float64: return fn(double{});
+    case Dtype::complex64: return fn(Kokkos::complex<float>{});
+    case Dtype::complex128: return fn(Kokkos::complex<double>{});
+  }
+  throw std::invalid_argument("tilekit: unknown dtype");
 }
 
 /// Host spaces finish their work before a call returns (NumPy has no streams);
