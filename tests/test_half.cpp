@@ -25,7 +25,8 @@ using namespace tilekit::test;
 using TwoByteTypes = tilekit::support::List<std::int16_t>;
 #else
 using TwoByteTypes =
-    tilekit::support::List<std::int16_t, Kokkos::Experimental::half_t, Kokkos::Experimental::bhalf_t>;
+    tilekit::support::List<std::int16_t, Kokkos::Experimental::half_t,
+                           Kokkos::Experimental::bhalf_t>;
 #endif
 
 TILEKIT_TYPED_TEST_SUITE(TwoByte, TwoByteTypes);

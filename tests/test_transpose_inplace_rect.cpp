@@ -18,7 +18,8 @@
 namespace {
 using namespace tilekit::test;
 
-TILEKIT_TYPED_TEST_SUITE(TransposeInplaceRect, tilekit::support::List<std::int32_t, float, double, Kokkos::complex<double>>);
+TILEKIT_TYPED_TEST_SUITE(TransposeInplaceRect,
+                         tilekit::support::List<std::int32_t, float, double, Kokkos::complex<double>>);
 
 template <class T>
 T element(std::int64_t k) {

@@ -10,10 +10,9 @@
 #include <cstddef>
 
 namespace tilekit::impl {
+
 /// Defines impl::name<Exec>(): the backend's optional datum
-/// Traits<Exec>::name where the backend gives it, else `fallback`. Every
-/// backend difference of the transposes that a backend may leave out is read
-/// through one of these.
+/// Traits<Exec>::name where the backend gives it, else `fallback`.
 #define TILEKIT_OPTIONAL_TRAIT(type, name, fallback)            \
   template <class Exec>                                         \
   KOKKOS_INLINE_FUNCTION constexpr type name() {                \
@@ -89,8 +88,8 @@ TILEKIT_OPTIONAL_TRAIT(int, transpose_prefetch_blocks, 0)
 TILEKIT_OPTIONAL_TRAIT(bool, permute_rows_input_order, false)
 /// Whether the permute's pure moves (one type, alpha 1, beta 0, not
 /// conjugated) whose fused problem is a 2-D transposition run the
-/// out-of-place transpose's plan (TransposePlan: its tiles, walk and
-/// prefetching) rather than the permute's tiled boxes.
+/// 2-D engine of the out-of-place transpose (impl::MatrixTranspose: its tiles,
+/// walk and prefetching) rather than the permute's tiled boxes.
 TILEKIT_OPTIONAL_TRAIT(bool, permute_2d_by_transpose, false)
 /// Tiles a thread should get before a plan halves its default tile edge (the
 /// transposes' and the permute's; hosts, whose tiles are large; 0: never).

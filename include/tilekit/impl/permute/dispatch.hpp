@@ -15,11 +15,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <utility>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace tilekit {
@@ -35,9 +35,9 @@ inline constexpr PermuteVariant permute_variants[] = {PermuteVariant::fused,
 /// What a plan launches. `transpose`: a pure move whose fused problem is a
 /// 2-D transposition, or a batch of them (rank 3: the fastest dimension
 /// moved, matrices of at least the transpose's tile rows both ways), on
-/// backends that run those through the out-of-place transpose's plan
-/// (Traits::permute_2d_by_transpose: hosts); scaled stores of such a plan
-/// take the tiled method.
+/// backends that run those through the 2-D engine (impl::MatrixTranspose,
+/// the out-of-place transpose's; Traits::permute_2d_by_transpose: hosts);
+/// scaled stores of such a plan take the tiled method.
 enum class PermuteMethod { none, copy, rows, tiled, naive, transpose };
 
 constexpr std::string_view to_string(PermuteVariant v) {
@@ -451,7 +451,7 @@ class PermutePlan {
         impl::PermuteTables{tables_.data(), tiling.maps});
   }
 
-  /// The dimensions of a fused problem that the transpose's plan moves: the
+  /// The dimensions of a fused problem that the 2-D engine moves: the
   /// input's fastest (a, unit stride in the input), the output's fastest (b,
   /// unit stride in the output) and, at rank 3, the third (c: a batch of
   /// matrices, any strides); a < 0: not such a problem.
