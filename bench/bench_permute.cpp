@@ -9,12 +9,15 @@
 // copy row of the shape, e.g. --benchmark_filter='^(copy|fused)/512x512x1024/'.
 //   bench_permute --benchmark_out=permute.json --benchmark_out_format=json
 #include <tilekit/permute.hpp>
+#include <tilekit/study/permute3d.hpp>
 
 #include <algorithm>
 #include <memory>
 #include <numeric>
+#include <variant>
 
 #include "bench_common.hpp"
+#include "support/views.hpp"
 
 namespace {
 using namespace tilekit;
@@ -26,18 +29,7 @@ struct Buffers {
   explicit Buffers(index_t n) : a("a", n), b("b", n) { Kokkos::deep_copy(a, T(1)); }
 };
 
-template <class T, int R, class Mem>
-struct ViewOf {
-  using type = typename ViewOf<T*, R - 1, Mem>::type;
-};
-template <class T, class Mem>
-struct ViewOf<T, 0, Mem> {
-  using type = Kokkos::View<T, Kokkos::LayoutRight, Mem, Kokkos::MemoryUnmanaged>;
-};
-template <class V, std::size_t... I>
-V make_view(typename V::pointer_type p, const std::vector<index_t>& e, std::index_sequence<I...>) {
-  return V(p, static_cast<std::size_t>(e[I])...);
-}
+using support::make_view;
 
 std::string join(const std::vector<index_t>& v, const char* sep) {
   std::string s;
@@ -48,12 +40,15 @@ std::string join(const std::vector<index_t>& v, const char* sep) {
   return s;
 }
 
-/// Registers the copy baseline and, for every permutation, the variants.
+/// The library's variants, or a seed-003 kernel (tilekit::study).
+using Variant = std::variant<PermuteVariant, study::Permute3Variant>;
+
+/// Registers the copy baseline and, for every permutation, the library's
+/// variants, and with `seeds` (rank 3) the seed's kernels.
 template <class Exec, class T, int R>
 void register_shape(const char* dtype, const std::vector<index_t>& ext,
-                    const std::vector<std::vector<int>>& perms,
-                    const std::vector<PermuteVariant>& variants) {
-  using V = typename ViewOf<T, R, typename Exec::memory_space>::type;
+                    const std::vector<std::vector<int>>& perms, bool seeds) {
+  using V = support::UView<T, R, Kokkos::LayoutRight, typename Exec::memory_space>;
   index_t n = 1;
   for (auto e : ext) n *= e;
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
@@ -75,22 +70,31 @@ void register_shape(const char* dtype, const std::vector<index_t>& ext,
     Exec exec;
     bench::timed(s, exec, bytes, dtype, true, [&] { Kokkos::deep_copy(exec, B.b, B.a); });
   });
-  auto add_plan = [&](const std::string& name, const std::vector<int>& p, PermuteVariant v) {
+  auto add_plan = [&](const std::string& name, const std::vector<int>& p, Variant v) {
     bench::add(name + "/" + shape + "/" + bench::perm_name(p) + tail, [=](benchmark::State& s) {
       auto& B = get();
       auto [in, out] = views(B, p);
       Exec exec;
-      PermutePlan plan(exec, in, out, p, v);
-      s.SetLabel(std::string(to_string(plan.method())));
-      bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(in, out); });
+      if (const auto* seed = std::get_if<study::Permute3Variant>(&v)) {
+        study::Permute3Plan plan(exec, in, out, p, *seed);
+        s.SetLabel(std::string(plan.method()));
+        bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(in, out); });
+      } else {
+        PermutePlan plan(exec, in, out, p, std::get<PermuteVariant>(v));
+        s.SetLabel(std::string(to_string(plan.method())));
+        bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(in, out); });
+      }
     });
   };
-  if (R == 3 && std::find(variants.begin(), variants.end(), PermuteVariant::simple) != variants.end()) {
-    add_plan("copy_simple", {0, 1, 2}, PermuteVariant::simple_templated);
-    add_plan("copy_shared", {0, 1, 2}, PermuteVariant::shared_templated);
+  std::vector<Variant> variants(std::begin(permute_variants), std::end(permute_variants));
+  if (R == 3 && seeds) {
+    add_plan("copy_simple", {0, 1, 2}, study::Permute3Variant::simple_templated);
+    add_plan("copy_shared", {0, 1, 2}, study::Permute3Variant::shared_templated);
+    for (auto v : study::permute3_variants) variants.push_back(v);
   }
   for (const auto& p : perms)
-    for (auto v : variants) add_plan(std::string(to_string(v)), p, v);
+    for (const auto& v : variants)
+      add_plan(std::visit([](auto x) { return std::string(to_string(x)); }, v), p, v);
   bench::add_release("release/" + shape + "/-" + tail, buf);
 }
 
@@ -112,9 +116,7 @@ std::vector<std::vector<int>> cases(int r) {
 
 template <class Exec>
 void register_space(const Exec&) {
-  using PV = PermuteVariant;
-  const std::vector<PV> all(std::begin(permute_variants), std::end(permute_variants));
-  const std::vector<PV> general = {PV::fused, PV::naive};
+  const bool all = true, general = false;  // with the seed's kernels, or without
   std::vector<std::vector<int>> six;
   std::vector<int> p = {0, 1, 2};
   do six.push_back(p);

@@ -8,6 +8,7 @@
 // call); latency_us is one call alone between fences.
 //   bench_reduce --benchmark_filter=/Cuda/ --benchmark_out=reduce.json --benchmark_out_format=json
 #include <tilekit/reduce.hpp>
+#include <tilekit/study/reduce_ladder.hpp>
 
 #include <map>
 #include <memory>
@@ -17,6 +18,8 @@
 
 namespace {
 using namespace tilekit;
+using study::ReduceStep;
+using study::ReduceStepPlan;
 
 /// Inputs a(k) and copy destinations b(k), k % count: one buffer each once
 /// n elements exceed twice the cache, else enough to exceed it together.
@@ -88,21 +91,19 @@ void register_size(const char* dtype, std::int64_t n, bool ladder) {
     measure(s, B, read, dtype, false, [&](std::int64_t k) { plan.execute(B.a(k), B.r); });
     pct_cub(s);
   });
-  bench::add_throughput("sum" + suffix, [=](benchmark::State& s) {
-    auto& B = get();
-    Exec exec;
-    ReducePlan plan(exec, B.a(0), Sum{});
-    measure(s, B, read, dtype, false, [&](std::int64_t k) { plan.execute(B.a(k), B.r); });
-    s.counters["teams"] = static_cast<double>(plan.league());
-    pct_cub(s);
-  });
-  bench::add_throughput("sum_compensated" + suffix, [=](benchmark::State& s) {
-    auto& B = get();
-    Exec exec;
-    ReducePlan plan(exec, B.a(0), CompensatedSum{});
-    measure(s, B, read, dtype, false, [&](std::int64_t k) { plan.execute(B.a(k), B.rc); });
-    pct_cub(s);
-  });
+  // The production reduce of op into the buffers' result view `result`;
+  // `teams`: the plan's league as a counter.
+  auto production = [=](const std::string& name, auto op, auto result, bool teams) {
+    bench::add_throughput(name + suffix, [=](benchmark::State& s) {
+      auto& B = get();
+      ReducePlan plan(Exec(), B.a(0), op);
+      measure(s, B, read, dtype, false, [&](std::int64_t k) { plan.execute(B.a(k), B.*result); });
+      if (teams) s.counters["teams"] = static_cast<double>(plan.league());
+      pct_cub(s);
+    });
+  };
+  production("sum", Sum{}, &Buffers<Exec, T>::r, true);
+  production("sum_compensated", CompensatedSum{}, &Buffers<Exec, T>::rc, false);
   if (ladder) {
     for (auto step : {ReduceStep::naive, ReduceStep::strided, ReduceStep::sequential,
                       ReduceStep::first_add, ReduceStep::unroll_last, ReduceStep::multiple}) {

@@ -4,6 +4,7 @@
 // OpenBLAS is installed, its out-of-place transpose (cblas_somatcopy /
 // cblas_domatcopy, row-major, threads as OpenBLAS sets them).
 //   bench_transpose --benchmark_out=transpose.json --benchmark_out_format=json
+#include <tilekit/study/transpose_naive.hpp>
 #include <tilekit/transpose.hpp>
 
 #include <algorithm>
@@ -110,7 +111,13 @@ void register_size(const char* dtype, std::int64_t n) {
     });
 #endif
   }
-  for (auto v : {TransposeVariant::naive, TransposeVariant::tiled, TransposeVariant::tiled_padded}) {
+  bench::add("naive" + suffix, [=](benchmark::State& s) {  // seed 002 (tilekit::study)
+    auto& B = get();
+    Exec exec;
+    study::NaiveTransposePlan plan(exec, B.in, B.out);
+    bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(B.in, B.out); });
+  });
+  for (auto v : {TransposeVariant::tiled, TransposeVariant::tiled_padded}) {
     bench::add(std::string(to_string(v)) + suffix, [=](benchmark::State& s) {
       auto& B = get();
       Exec exec;
@@ -118,14 +125,18 @@ void register_size(const char* dtype, std::int64_t n) {
       bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(B.in, B.out); });
     });
   }
-  for (auto v : {InplaceVariant::naive, InplaceVariant::blocked}) {
-    bench::add(std::string(to_string(v)) + suffix, [=](benchmark::State& s) {
-      auto& B = get();
-      Exec exec;
-      InplaceTransposePlan plan(exec, B.in, v);
-      bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(B.in); });
-    });
-  }
+  bench::add("inplace_naive" + suffix, [=](benchmark::State& s) {  // seed 000 (tilekit::study)
+    auto& B = get();
+    Exec exec;
+    study::NaiveInplaceTransposePlan plan(exec, B.in);
+    bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(B.in); });
+  });
+  bench::add(std::string(to_string(InplaceVariant::blocked)) + suffix, [=](benchmark::State& s) {
+    auto& B = get();
+    Exec exec;
+    InplaceTransposePlan plan(exec, B.in, InplaceVariant::blocked);
+    bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(B.in); });
+  });
   // Free the buffers once this size is done.
   bench::add_release("release" + suffix, buf);
 }

@@ -38,9 +38,6 @@ namespace {
 using namespace tilekit::test;
 using tilekit_test_permute_convert::Pair;
 using tilekit::PermuteVariant;
-using index_t = std::int64_t;
-using Extents = std::vector<index_t>;
-using Perm = std::vector<int>;
 using half = Kokkos::Experimental::half_t;
 using bhalf = Kokkos::Experimental::bhalf_t;
 using cfloat = Kokkos::complex<float>;
@@ -48,23 +45,7 @@ using cdouble = Kokkos::complex<double>;
 using tilekit::impl::is_complex_v;
 using tilekit::impl::is_half_v;
 
-template <class L> struct PairCases;
-template <class... P>
-struct PairCases<List<P...>> {
-  using type = Cases<P...>;
-};
-
-template <class T> std::string type_name() {
-  if constexpr (std::is_same_v<T, float>) return "float";
-  else if constexpr (std::is_same_v<T, double>) return "double";
-  else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
-  else if constexpr (std::is_same_v<T, std::int16_t>) return "int16";
-  else if constexpr (std::is_same_v<T, cfloat>) return "cfloat";
-  else if constexpr (std::is_same_v<T, cdouble>) return "cdouble";
-  else if constexpr (std::is_same_v<T, half>) return "half";
-  else if constexpr (std::is_same_v<T, bhalf>) return "bhalf";
-  else return "other";
-}
+using tilekit::support::type_name;
 struct PairNames {
   template <class C>
   static std::string GetName(int) {

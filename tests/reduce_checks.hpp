@@ -4,6 +4,8 @@
 // of its elements in memory order, through a plan and through tilekit::reduce.
 #include <tilekit/reduce.hpp>
 
+#include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -12,8 +14,6 @@
 #include "test_helpers.hpp"
 
 namespace tilekit::test {
-
-using i64 = std::int64_t;
 
 /// Small signed values (-8 .. 7): every partial sum of up to 2^21 of them is an
 /// integer below 2^24, so float and double sums are exact in any order, and
@@ -116,6 +116,22 @@ void check_all_ops(const View& v, const Reference<T>& ref, i64 n,
   const auto mx = run_both<E>(v, tilekit::MaxLoc{}, o);
   EXPECT_EQ(mx.index, ref.imax) << at;
   EXPECT_EQ(mx.value, n ? ref.max : max_identity<T>()) << at;
+}
+
+/// Every operation on a view whose first NaN is at `first`: a NaN (IEEE
+/// 754-2019 minimum/maximum), and MinLoc/MaxLoc say where it is.
+template <class Exec, class View>
+void expect_nan_everywhere(const Exec& exec, const View& v, std::int64_t first,
+                           const std::string& ctx) {
+  EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::Sum{}))) << ctx;
+  EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::CompensatedSum{}))) << ctx;
+  EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::Min{}))) << ctx;
+  EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::Max{}))) << ctx;
+  const auto mn = tilekit::reduce(exec, v, tilekit::MinLoc{});
+  const auto mx = tilekit::reduce(exec, v, tilekit::MaxLoc{});
+  EXPECT_TRUE(std::isnan(mn.value) && std::isnan(mx.value)) << ctx;
+  EXPECT_EQ(mn.index, first) << ctx;
+  EXPECT_EQ(mx.index, first) << ctx;
 }
 
 }  // namespace tilekit::test

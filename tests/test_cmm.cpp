@@ -19,10 +19,7 @@ using tilekit::CmmVariant;
 
 constexpr CmmVariant kVariants[] = {CmmVariant::naive, CmmVariant::tiled, CmmVariant::blocked};
 
-template <class C>
-class Cmm : public ::testing::Test {};
-using RealTypes = Cases<float, double>;
-TYPED_TEST_SUITE(Cmm, RealTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(Cmm, tilekit::support::List<float, double>);
 
 enum class Data { integers, reals };
 
@@ -103,8 +100,7 @@ void check_cmm(int n, std::initializer_list<CmmVariant> variants, Data data = Da
 }
 
 TYPED_TEST(Cmm, SeedExample4x4ByHand) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using View = Kokkos::View<T**, Kokkos::LayoutRight, typename E::memory_space>;
   View a("a", 4, 4), b("b", 4, 4), c("c", 2, 4);
   auto ha = Kokkos::create_mirror_view(a);
@@ -144,8 +140,7 @@ TYPED_TEST(Cmm, SeedExample4x4ByHand) {
 }
 
 TYPED_TEST(Cmm, EveryVariantEveryEvenSizeTo130And256) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   for (int n = 2; n <= 130; n += 2)
     check_cmm<E, T>(n, {CmmVariant::naive, CmmVariant::tiled, CmmVariant::blocked});
   check_cmm<E, T>(256, {CmmVariant::naive, CmmVariant::tiled, CmmVariant::blocked});
@@ -157,8 +152,7 @@ TYPED_TEST(Cmm, EveryVariantEveryEvenSizeTo130And256) {
 // of each row and column of tiles is shifted back to end on the matrix and
 // stores only the outputs its neighbour does not.
 TYPED_TEST(Cmm, WholeAndEdgeTilesOfOneProduct) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using L = Kokkos::LayoutLeft;
   using R = Kokkos::LayoutRight;
   for (int n : {386, 398}) check_cmm<E, T>(n, {CmmVariant::tiled, CmmVariant::blocked});
@@ -167,15 +161,13 @@ TYPED_TEST(Cmm, WholeAndEdgeTilesOfOneProduct) {
 }
 
 TYPED_TEST(Cmm, RealDataWithinRoundingBound) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   for (int n : {2, 34, 130, 256})
     check_cmm<E, T>(n, {CmmVariant::naive, CmmVariant::tiled, CmmVariant::blocked}, Data::reals);
 }
 
 TYPED_TEST(Cmm, LayoutLeftAndMixedLayouts) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using L = Kokkos::LayoutLeft;
   using R = Kokkos::LayoutRight;
   for (int n : {2, 6, 66, 130}) {
@@ -194,8 +186,7 @@ int team_size_limit() {
 }
 
 TYPED_TEST(Cmm, LaunchShapeOverrides) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   const int tmax = team_size_limit<E>();
   // Backends whose threads run several work items (default threads > 0) take
   // any thread count dividing the items; the others one thread per item.
@@ -236,8 +227,7 @@ TYPED_TEST(Cmm, LaunchShapeOverrides) {
 }
 
 TYPED_TEST(Cmm, PlanReusedAcrossViewsAndConstInputs) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using View = Kokkos::View<T**, Kokkos::LayoutRight, typename E::memory_space>;
   const int n = 42;
   View a1("a1", n, n), b1("b1", n, n), c1("c1", n / 2, n);
@@ -262,10 +252,7 @@ TYPED_TEST(Cmm, PlanReusedAcrossViewsAndConstInputs) {
   EXPECT_THROW(plan.execute(wrong_a, wrong_b, wrong_c), tilekit::invalid_argument);
 }
 
-template <class C>
-class CmmErrors : public ::testing::Test {};
-using FloatOnly = Cases<float>;
-TYPED_TEST_SUITE(CmmErrors, FloatOnly, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(CmmErrors, tilekit::support::List<float>);
 
 /// The call throws tilekit::invalid_argument naming the call and `needle`.
 template <class Fn>
@@ -282,9 +269,8 @@ void expect_rejected(Fn&& fn, const std::string& needle) {
 
 TYPED_TEST(CmmErrors, RejectedBeforeAnythingIsWritten) {
   using E = typename TypeParam::exec;
-  using View = Kokkos::View<float**, Kokkos::LayoutRight, typename E::memory_space>;
-  using Unmanaged = Kokkos::View<float**, Kokkos::LayoutRight, typename E::memory_space,
-                                 Kokkos::MemoryUnmanaged>;
+  using View = Matrix<E, float>;
+  using Unmanaged = UMatrix<E, float>;
   E exec;
   View a4("a4", 4, 4), b4("b4", 4, 4), c4("c4", 2, 4);
   View a5("a5", 5, 5), b5("b5", 5, 5), c5("c5", 2, 5);

@@ -15,12 +15,8 @@
 
 namespace {
 using namespace tilekit::test;
-using i64 = std::int64_t;
 
-template <class C>
-class Concurrency : public ::testing::Test {};
-using OneType = Cases<float>;
-TYPED_TEST_SUITE(Concurrency, OneType, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(Concurrency, tilekit::support::List<float>);
 
 /// Whether two_instances<E>() can give two instances: an OpenMP pool of one
 /// thread (OMP_NUM_THREADS=1) has no second partition (Kokkos aborts).
@@ -58,27 +54,6 @@ void fill(const V& v, i64 salt) {
   Kokkos::deep_copy(v, h);
 }
 
-template <class V>
-i64 wrong_transpose(const V& in, const V& out) {
-  auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), in);
-  auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-  i64 wrong = 0;
-  for (std::size_t i = 0; i < a.extent(0); ++i)
-    for (std::size_t j = 0; j < a.extent(1); ++j) wrong += a(i, j) != b(j, i);
-  return wrong;
-}
-
-/// out(j0, j1, j2) = in(i0, i1, i2) with j = (i1, i2, i0): perm {1, 2, 0}.
-template <class V>
-i64 wrong_permute(const V& in, const V& out) {
-  auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), in);
-  auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-  i64 wrong = 0;
-  for (std::size_t i = 0; i < a.extent(0); ++i)
-    for (std::size_t j = 0; j < a.extent(1); ++j)
-      for (std::size_t k = 0; k < a.extent(2); ++k) wrong += a(i, j, k) != b(j, k, i);
-  return wrong;
-}
 
 template <class V>
 i64 host_sum(const V& v) {
@@ -117,8 +92,8 @@ struct Work {
   }
   void check() {
     exec.fence();
-    EXPECT_EQ(wrong_transpose(a, at), 0);
-    EXPECT_EQ(wrong_permute(b, bp), 0);
+    EXPECT_EQ(wrong_permuted(a, at, {1, 0}), 0);
+    EXPECT_EQ(wrong_permuted(b, bp, {1, 2, 0}), 0);
     float r = 0;
     Kokkos::deep_copy(r, result);
     EXPECT_EQ(static_cast<i64>(r), host_sum(s));
@@ -176,10 +151,10 @@ TYPED_TEST(Concurrency, OneTransposeOrPermutePlanSharedByTwoThreads) {
   t0.join();
   t1.join();
   exec.fence();
-  EXPECT_EQ(wrong_transpose(a0, o0), 0);
-  EXPECT_EQ(wrong_transpose(a1, o1), 0);
-  EXPECT_EQ(wrong_permute(b0, p0), 0);
-  EXPECT_EQ(wrong_permute(b1, p1), 0);
+  EXPECT_EQ(wrong_permuted(a0, o0, {1, 0}), 0);
+  EXPECT_EQ(wrong_permuted(a1, o1, {1, 0}), 0);
+  EXPECT_EQ(wrong_permuted(b0, p0, {1, 2, 0}), 0);
+  EXPECT_EQ(wrong_permuted(b1, p1, {1, 2, 0}), 0);
 }
 
 /// A reduce plan used by two host threads at once: every call either returns

@@ -22,10 +22,7 @@ std::uint64_t case_count() {
   return 50000;
 }
 
-template <class C>
-struct Fuzz : ::testing::Test {};
-using OneType = Cases<float>;  // the type is drawn per case; the suite is typed over spaces
-TYPED_TEST_SUITE(Fuzz, OneType, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(Fuzz, tilekit::support::List<float>);
 
 TYPED_TEST(Fuzz, RandomCasesMatchTheHostReference) {
   using Exec = typename TypeParam::exec;

@@ -16,20 +16,20 @@
 #include <vector>
 
 #include "test_helpers.hpp"
+#include "variants.hpp"
 
 namespace {
 using namespace tilekit::test;
 
 #if KOKKOS_HALF_T_IS_FLOAT || KOKKOS_BHALF_T_IS_FLOAT
-using TwoByteTypes = Cases<std::int16_t>;
+using TwoByteTypes = tilekit::support::List<std::int16_t>;
 #else
 using TwoByteTypes =
-    Cases<std::int16_t, Kokkos::Experimental::half_t, Kokkos::Experimental::bhalf_t>;
+    tilekit::support::List<std::int16_t, Kokkos::Experimental::half_t,
+                           Kokkos::Experimental::bhalf_t>;
 #endif
 
-template <class C>
-class TwoByte : public ::testing::Test {};
-TYPED_TEST_SUITE(TwoByte, TwoByteTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(TwoByte, TwoByteTypes);
 
 /// Element k: 16 scattered bits (NaN, infinity and subnormal patterns
 /// included: they must move unchanged).
@@ -41,10 +41,6 @@ T bits_of(std::int64_t k) {
   std::memcpy(&x, &u, sizeof(T));
   return x;
 }
-template <class T>
-bool same_bits(const T& a, const T& b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
 
 template <class View>
 auto filled_host(const View& v) {
@@ -54,8 +50,6 @@ auto filled_host(const View& v) {
   return h;
 }
 
-template <class Exec, class T>
-using Matrix = Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space>;
 
 // {96, 160} and {36, 84}: extents sharing 32 (in place: square blocks and a
 // shuffle, its batches' rows of pairs on GPUs) and 12 (the decomposition).
@@ -64,28 +58,25 @@ const std::vector<std::pair<int, int>> kShapes = {{1, 1},   {1, 37},   {37, 1}, 
                                                   {36, 84}};
 
 TYPED_TEST(TwoByte, Transpose) {
-  using Exec = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(Exec, T);
   Exec exec;
-  for (auto v : {tilekit::TransposeVariant::naive, tilekit::TransposeVariant::tiled,
-                 tilekit::TransposeVariant::tiled_padded})
+  for (const auto& v : kTransposeRuns)
     for (auto [m, n] : kShapes) {
       Matrix<Exec, T> in("in", m, n), out("out", n, m);
       auto h = filled_host(in);
       Kokkos::deep_copy(in, h);
-      tilekit::transpose(exec, in, out, v);
+      transpose_with(v, exec, in, out);
       exec.fence();
       auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
       long wrong = 0;
       for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j) wrong += !same_bits(r(j, i), h(i, j));
-      EXPECT_EQ(wrong, 0) << m << "x" << n << " " << tilekit::to_string(v);
+      EXPECT_EQ(wrong, 0) << m << "x" << n << " " << name_of(v);
     }
 }
 
 TYPED_TEST(TwoByte, TransposeInplace) {
-  using Exec = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(Exec, T);
   Exec exec;
   for (auto [m, n] : kShapes)
     for (auto v : {tilekit::InplaceVariant::blocked, tilekit::InplaceVariant::decomposed}) {
@@ -106,8 +97,7 @@ TYPED_TEST(TwoByte, TransposeInplace) {
 /// Every permutation of a rank-3 tensor (the fused plan's copy, rows and tiled
 /// methods) and the naive kernel, against a host permutation.
 TYPED_TEST(TwoByte, Permute3) {
-  using Exec = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(Exec, T);
   using View = Kokkos::View<T***, Kokkos::LayoutRight, typename Exec::memory_space>;
   Exec exec;
   for (auto ext : {std::array<int, 3>{5, 7, 9}, {3, 65, 70}, {1, 33, 2}}) {
@@ -168,7 +158,7 @@ template <int R, class Exec, class T>
 void check_packed(const std::vector<int>& ext) {
   using Mem = typename Exec::memory_space;
   using V = UView<T, R, Kokkos::LayoutRight, Mem>;
-  using H = Kokkos::View<typename Stars<T, R>::type, Kokkos::LayoutRight, Kokkos::HostSpace>;
+  using H = Kokkos::View<typename tilekit::support::Stars<T, R>::type, Kokkos::LayoutRight, Kokkos::HostSpace>;
   constexpr int pairs = tilekit::impl::permute_pack_width<Exec, T>();
   std::size_t n = 1;
   bool even = true, odd = true;
@@ -216,8 +206,7 @@ void check_packed(const std::vector<int>& ext) {
 /// 2), fused small dimensions (rank 5: table boxes), odd extents (no packs)
 /// and rows that hold whole pairs in some dimensions only (65 x 70).
 TYPED_TEST(TwoByte, PermutePacked) {
-  using Exec = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(Exec, T);
   for (const auto& ext : {std::vector<int>{4, 66, 130}, {2, 130, 6}, {5, 7, 9}, {3, 65, 70}})
     check_packed<3, Exec, T>(ext);
   check_packed<5, Exec, T>({6, 2, 4, 10, 2});

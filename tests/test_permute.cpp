@@ -17,13 +17,11 @@
 
 #include "error_message.hpp"
 #include "test_helpers.hpp"
+#include "variants.hpp"
 
 namespace {
 using namespace tilekit::test;
 using tilekit::PermuteVariant;
-using index_t = std::int64_t;
-using Extents = std::vector<index_t>;
-using Perm = std::vector<int>;
 
 template <class T> struct is_complex : std::false_type {};
 template <class R> struct is_complex<Kokkos::complex<R>> : std::true_type {};
@@ -69,34 +67,29 @@ struct Scalars {
   double alpha = 1, beta = 0;
 };
 
-/// Builds the rank-R views of the layout over a and b, runs a plan once.
-template <class Exec, class T, int R, class Layout>
-void execute_plan(T* a, T* b, const Extents& ext, const Perm& perm, PermuteVariant v, T alpha,
-                  T beta, const tilekit::PermuteOptions& opts) {
-  using V = UView<T, R, Layout, typename Exec::memory_space>;
-  Extents oext(R);
-  for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
-  const V in = make_view<V>(a, ext, std::make_index_sequence<R>{});
-  const V out = make_view<V>(b, oext, std::make_index_sequence<R>{});
-  Exec exec;
-  tilekit::PermutePlan plan(exec, in, out, perm, v, opts);
-  plan.execute(in, out, alpha, beta);
-  exec.fence();
-}
-
-template <class Exec, class T, class Layout, std::size_t... R>
-void execute_rank(std::size_t rank, T* a, T* b, const Extents& ext, const Perm& perm,
-                  PermuteVariant v, T alpha, T beta, const tilekit::PermuteOptions& opts,
-                  std::index_sequence<R...>) {
-  ((rank == R + 1 ? (execute_plan<Exec, T, R + 1, Layout>(a, b, ext, perm, v, alpha, beta, opts), 0)
-                  : 0),
-   ...);
+/// Builds the views of the shape's rank and layout over a and b, runs a plan once.
+template <class Exec, class T>
+void execute_plan(T* a, T* b, const Extents& ext, const Perm& perm, bool left, const PermuteRun& v,
+                  T alpha, T beta, const tilekit::PermuteOptions& opts) {
+  using Mem = typename Exec::memory_space;
+  Extents oext(ext.size());
+  for (std::size_t k = 0; k < ext.size(); ++k) oext[k] = ext[perm[k]];
+  tilekit::support::with_layout(left, [&](auto layout) {
+    using L = decltype(layout);
+    tilekit::support::with_rank(static_cast<int>(ext.size()), [&](auto rank) {
+      constexpr int R = decltype(rank)::value;
+      Exec exec;
+      permute_with(v, exec, tilekit::support::view_of<R, L, Mem>(a, ext),
+                   tilekit::support::view_of<R, L, Mem>(b, oext), perm, alpha, beta, opts);
+      exec.fence();
+    });
+  });
 }
 
 /// Runs one permutation through a plan and checks every output element.
 /// Returns the number of wrong elements.
 template <class Exec, class T>
-long run_one(const Extents& ext, const Perm& perm, PermuteVariant v, bool left, Scalars s = {},
+long run_one(const Extents& ext, const Perm& perm, const PermuteRun& v, bool left, Scalars s = {},
              const tilekit::PermuteOptions& opts = {}, bool nan_output = false) {
   using Mem = typename Exec::memory_space;
   using Host = Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
@@ -114,13 +107,7 @@ long run_one(const Extents& ext, const Perm& perm, PermuteVariant v, bool left, 
   Kokkos::deep_copy(a, Host(hin.data(), n));
   Kokkos::deep_copy(b, Host(hout0.data(), n));
   const T alpha = T(s.alpha), beta = T(s.beta);
-  constexpr auto ranks = std::make_index_sequence<tilekit::impl::permute_max_rank>{};
-  if (left)
-    execute_rank<Exec, T, Kokkos::LayoutLeft>(ext.size(), a.data(), b.data(), ext, perm, v, alpha,
-                                              beta, opts, ranks);
-  else
-    execute_rank<Exec, T, Kokkos::LayoutRight>(ext.size(), a.data(), b.data(), ext, perm, v,
-                                               alpha, beta, opts, ranks);
+  execute_plan<Exec, T>(a.data(), b.data(), ext, perm, left, v, alpha, beta, opts);
   std::vector<T> got(n);
   Kokkos::deep_copy(Host(got.data(), n), b);
   const auto want = reference(ext, perm, left, hin, hout0, alpha, beta, s.beta == 0);
@@ -129,10 +116,25 @@ long run_one(const Extents& ext, const Perm& perm, PermuteVariant v, bool left, 
   return wrong;
 }
 
-std::string describe(const Extents& e, const Perm& p, PermuteVariant v, bool left) {
+std::string describe(const Extents& e, const Perm& p, const PermuteRun& v, bool left) {
   return "extents (" + tilekit::impl::join(e, e.size()) + ") perm [" +
-         tilekit::impl::join(p, p.size()) + "] variant " + std::string(tilekit::to_string(v)) +
+         tilekit::impl::join(p, p.size()) + "] variant " + name_of(v) +
          (left ? " LayoutLeft" : " LayoutRight");
+}
+
+/// The fused variant on (ext, perm): plain, scaled (alpha 2, beta -1) unless
+/// `plain_only`, and with the caller's launch options `given` (`what`).
+template <class Exec, class T>
+void check_fused(const Extents& ext, const Perm& perm, bool left,
+                 const tilekit::PermuteOptions& given, const std::string& what,
+                 bool plain_only = false) {
+  const std::string d = describe(ext, perm, PermuteVariant::fused, left);
+  EXPECT_EQ((run_one<Exec, T>(ext, perm, PermuteVariant::fused, left)), 0) << d;
+  if (plain_only) return;
+  EXPECT_EQ((run_one<Exec, T>(ext, perm, PermuteVariant::fused, left, Scalars{2, -1})), 0)
+      << d << ", alpha 2, beta -1";
+  EXPECT_EQ((run_one<Exec, T>(ext, perm, PermuteVariant::fused, left, {}, given)), 0)
+      << d << ", " << what;
 }
 
 /// Every permutation of rank R for each shape, every applicable variant, both layouts.
@@ -142,8 +144,8 @@ void every_permutation(const std::vector<Extents>& shapes) {
     Perm p(R);
     std::iota(p.begin(), p.end(), 0);
     do {
-      for (auto v : tilekit::permute_variants) {
-        if (tilekit::is_rank3_variant(v) && R != 3) continue;
+      for (const auto& v : kPermuteRuns) {
+        if (is_seed(v) && R != 3) continue;
         EXPECT_EQ((run_one<Exec, T>(ext, p, v, false)), 0)
             << describe(ext, p, v, false);
         EXPECT_EQ((run_one<Exec, T>(ext, p, v, true)), 0)
@@ -153,10 +155,7 @@ void every_permutation(const std::vector<Extents>& shapes) {
   }
 }
 
-template <class C>
-class Permute : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, float, double, Kokkos::complex<float>, Kokkos::complex<double>>;
-TYPED_TEST_SUITE(Permute, AllTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(Permute, tilekit::support::PermuteTypes);
 
 TYPED_TEST(Permute, EveryPermutationRank2) {
   every_permutation<typename TypeParam::exec, typename TypeParam::value, 2>(
@@ -195,8 +194,7 @@ void random_cases(int max_extent, int cases, unsigned seed) {
 }
 
 TYPED_TEST(Permute, RandomRank5To8) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   random_cases<E, T, 5>(9, 6, 501);
   random_cases<E, T, 6>(6, 6, 601);
   random_cases<E, T, 7>(5, 5, 701);
@@ -205,13 +203,12 @@ TYPED_TEST(Permute, RandomRank5To8) {
 
 /// The host path reads transposition tiles into scratch transposed in
 /// micro-blocks, writes whole rows and streams outputs past the backends'
-/// stream_min_bytes (micro_transpose.hpp).
+/// stream_min_bytes (common/micro_transpose.hpp).
 /// A large float case (33 MiB of output) takes it: an odd innermost extent (so
 /// some micro-block rows start unaligned and are stored plainly), both
 /// layouts (float only: the host reference takes about a second a case).
 TYPED_TEST(Permute, StreamedLargeOutputs) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (std::is_same_v<T, float>) {
     const Extents ext = {257, 3, 10885};  // 8.39 M elements
     const Perm perm = {2, 1, 0};
@@ -251,8 +248,7 @@ TYPED_TEST(Permute, StreamedLargeOutputs) {
 /// case whose row dimensions are reversed, a copy; both layouts, and alpha and
 /// beta (stored element by element).
 TYPED_TEST(Permute, RowsStreamedInInputOrder) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (std::is_same_v<T, float>) {
     const std::vector<std::pair<Extents, Perm>> cases = {{{97, 101, 860}, {1, 0, 2}},
                                                          {{97, 101, 857}, {1, 0, 2}},
@@ -278,8 +274,7 @@ TYPED_TEST(Permute, RowsStreamedInInputOrder) {
 /// matrices transposed (both runs over the same dimensions; scratch in input
 /// order, each store row gathered from one scratch row into a buffer).
 TYPED_TEST(Permute, HostPathTableBoxesStreamed) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (std::is_same_v<T, float>) {
     using Mem = typename E::memory_space;
     using tilekit::impl::BoxKind;
@@ -314,8 +309,7 @@ TYPED_TEST(Permute, HostPathTableBoxesStreamed) {
 /// dimensions into boxes whose store rows are gathered. Where no edge gives
 /// one, the largest fitting tile is kept.
 TYPED_TEST(Permute, HostTilesPreferRowsInScratch) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (tilekit::impl::micro_edge<E, T>() == 0) {
     GTEST_SKIP() << "the host path's tiles";
   } else {
@@ -347,11 +341,10 @@ TYPED_TEST(Permute, HostTilesPreferRowsInScratch) {
 }
 
 TYPED_TEST(Permute, AlphaBetaEveryVariant) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   const Extents e3 = {19, 23, 37};
   for (Scalars s : {Scalars{2, 0}, Scalars{2, 3}, Scalars{1, -1}, Scalars{-1, 1}})
-    for (auto v : tilekit::permute_variants)
+    for (const auto& v : kPermuteRuns)
       for (const Perm& p : {Perm{2, 0, 1}, Perm{1, 0, 2}, Perm{0, 1, 2}}) {
         EXPECT_EQ((run_one<E, T>(e3, p, v, false, s)), 0)
             << describe(e3, p, v, false) << " alpha " << s.alpha << " beta " << s.beta;
@@ -364,39 +357,32 @@ TYPED_TEST(Permute, AlphaBetaEveryVariant) {
 }
 
 TYPED_TEST(Permute, BetaZeroNeverReadsTheOutput) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (std::is_integral_v<T>) {
     GTEST_SKIP() << "no NaN in an integer type";
   } else {
     // A NaN in the output survives only if some kernel reads it.
-    for (auto v : tilekit::permute_variants)
+    for (const auto& v : kPermuteRuns)
       for (Scalars s : {Scalars{1, 0}, Scalars{2, 0}})
         EXPECT_EQ((run_one<E, T>({13, 21, 34}, {2, 1, 0}, v, false, s, {}, true)), 0)
-            << tilekit::to_string(v);
+            << name_of(v);
   }
 }
 
 TYPED_TEST(Permute, LaunchShapeOverrides) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   // Shapes every backend accepts; tiny and odd tiles give multi-dimension
   // runs, partial chunks and extra box dimensions.
   // Teams take 1 to 3 steps in turn (tiles_per_team).
   int steps = 0;
   for (auto [tile, pad] : {std::pair{1, 0}, {3, 1}, {5, 0}, {8, 3}, {24, 1}}) {
-    tilekit::PermuteOptions o;
-    o.tile = tile;
-    o.pad = pad;
-    o.team_rows = 1;
-    o.vector = 1;
-    o.tiles_per_team = steps++ % 3 + 1;
+    const auto o = one_item_teams<tilekit::PermuteOptions>(tile, pad, steps++ % 3 + 1);
     for (const Perm& p : {Perm{3, 2, 1, 0}, Perm{0, 1, 3, 2}, Perm{2, 0, 3, 1}, Perm{1, 0, 2, 3}})
       EXPECT_EQ((run_one<E, T>({6, 7, 10, 9}, p, PermuteVariant::fused, false, {}, o)), 0)
           << "tile " << tile << " pad " << pad << " " << describe({6, 7, 10, 9}, p, PermuteVariant::fused, false);
-    for (auto v : tilekit::permute_variants)
+    for (const auto& v : kPermuteRuns)
       EXPECT_EQ((run_one<E, T>({11, 4, 17}, {1, 2, 0}, v, true, {}, o)), 0)
-          << "tile " << tile << " " << tilekit::to_string(v);
+          << "tile " << tile << " " << name_of(v);
   }
 }
 
@@ -405,8 +391,7 @@ TYPED_TEST(Permute, LaunchShapeOverrides) {
 /// 256 on shapes with ragged chunks, both layouts, every 3-D permutation and
 /// rank-4 ones whose runs join dimensions; every element checked.
 TYPED_TEST(Permute, HostBoxesWithLongLoadRuns) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (tilekit::impl::transpose_tile_rows<E>() > 0 &&
                 tilekit::impl::micro_edge<E, T>() > 0) {
     for (int tile : {128, 256}) {
@@ -439,8 +424,7 @@ TYPED_TEST(Permute, HostBoxesWithLongLoadRuns) {
 /// 16 x 9 x 7 x 64 reversed), both layouts, alpha and beta, the default box
 /// too; every element checked.
 TYPED_TEST(Permute, WideBoxesOfShortOutputDimensions) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   using namespace tilekit::impl;
   using X = tilekit::backends::Traits<E>;
@@ -478,19 +462,12 @@ TYPED_TEST(Permute, WideBoxesOfShortOutputDimensions) {
     EXPECT_EQ(plan.tiled_team_size(), team * wb.team) << "the wide box is no longer taken";
 #endif
   for (bool left : {false, true})
-    for (const auto& [ext, perm] : {std::pair{e6, r6}, std::pair{e4, r4}}) {
-      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left)), 0)
-          << describe(ext, perm, PermuteVariant::fused, left);
-      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, Scalars{2, -1})), 0)
-          << describe(ext, perm, PermuteVariant::fused, left) << ", alpha 2, beta -1";
-      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, {}, given)), 0)
-          << describe(ext, perm, PermuteVariant::fused, left) << ", tile given";
-    }
+    for (const auto& [ext, perm] : {std::pair{e6, r6}, std::pair{e4, r4}})
+      check_fused<E, T>(ext, perm, left, given, "tile given");
 }
 
 TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using V3 = Kokkos::View<T***, Kokkos::LayoutRight, typename E::memory_space>;
   using M = tilekit::PermuteMethod;
   E exec;
@@ -510,8 +487,10 @@ TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
   EXPECT_EQ(tilekit::PermutePlan(exec, b120, bout, {1, 2, 0}).tiled_layout().kind, BoxKind::affine);
   EXPECT_EQ(tilekit::PermutePlan(exec, b021, bout, {0, 2, 1}).tiled_layout().kind, BoxKind::affine);
   EXPECT_EQ(tilekit::PermutePlan(exec, a, same, {0, 1, 2}, PermuteVariant::naive).method(), M::naive);
-  EXPECT_EQ(tilekit::PermutePlan(exec, a, rot, {1, 2, 0}, PermuteVariant::shared_bank_free).method(),
-            M::shared);
+  EXPECT_EQ(tilekit::study::Permute3Plan(exec, a, rot, {1, 2, 0},
+                                        tilekit::study::Permute3Variant::shared_bank_free)
+                .method(),
+            "shared");
 }
 
 /// Pure moves (one type, alpha 1, beta 0) whose fused problem is a 2-D
@@ -524,8 +503,7 @@ TYPED_TEST(Permute, MethodFollowsTheFusedPermutation) {
 /// floats one past stream_min_bytes (streamed rows, odd ones unaligned).
 /// Every element checked.
 TYPED_TEST(Permute, TwoDTranspositionsRunTheTranspose) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   using M = tilekit::PermuteMethod;
   const M want = tilekit::impl::permute_2d_by_transpose<E>() ? M::transpose : M::tiled;
@@ -547,15 +525,8 @@ TYPED_TEST(Permute, TwoDTranspositionsRunTheTranspose) {
       {{2, 3, 5, 7, 11}, {2, 3, 4, 0, 1}}};
   if constexpr (std::is_same_v<T, float>) cases.push_back({{3, 1031, 2741}, {2, 0, 1}});  // 34 MB
   for (const auto& [ext, perm] : cases)
-    for (bool left : {false, true}) {
-      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left)), 0)
-          << describe(ext, perm, PermuteVariant::fused, left);
-      if (volume(ext) > (1 << 20)) continue;
-      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, Scalars{2, -1})), 0)
-          << describe(ext, perm, PermuteVariant::fused, left) << ", alpha 2, beta -1";
-      EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, {}, tile)), 0)
-          << describe(ext, perm, PermuteVariant::fused, left) << ", tile 32";
-    }
+    for (bool left : {false, true})
+      check_fused<E, T>(ext, perm, left, tile, "tile 32", volume(ext) > (1 << 20));
 }
 
 /// PermuteOptions::align through the plan: skewed tiles where the space
@@ -564,8 +535,7 @@ TYPED_TEST(Permute, TwoDTranspositionsRunTheTranspose) {
 /// or on spaces without staging), every element checked; outputs of every
 /// origin mod the transaction through one plan; other values rejected.
 TYPED_TEST(Permute, AlignedStores) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   constexpr bool staged = tilekit::backends::Traits<E>::stage_registers > 1;
   E exec;
@@ -623,8 +593,7 @@ TYPED_TEST(Permute, AlignedStores) {
 }
 
 TYPED_TEST(Permute, PlanReusedAcrossViewsAndScalars) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using V = Kokkos::View<T***, Kokkos::LayoutRight, typename E::memory_space>;
   E exec;
   V in1("in1", 9, 40, 33), in2("in2", 9, 40, 33), out1("out1", 33, 9, 40), out2("out2", 33, 9, 40);
@@ -652,22 +621,27 @@ TYPED_TEST(Permute, PlanReusedAcrossViewsAndScalars) {
 // On a GPU the tiled and rows kernels stage each step in registers across a
 // flat team and prefetch the next tile; host teams stream instead. Run the
 // staged path on host teams too (64 staging registers, one or two threads).
-template <class C>
-class PermuteStaged : public ::testing::Test {};
-using StagedTypes = Cases<float, Kokkos::complex<double>>;
-TYPED_TEST_SUITE(PermuteStaged, StagedTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(PermuteStaged, tilekit::support::List<float, Kokkos::complex<double>>);
+
+/// The staged kernels with kStage registers a work item: the tiled one for
+/// each kind of box, the rows one.
+constexpr int kStage = 64;
+template <class E, class T, tilekit::impl::BoxKind K>
+using Staged = tilekit::impl::PermuteTiled<E, T, 1, kStage, tilekit::impl::StoreMove<T>, K>;
+template <class E>
+constexpr bool host_memory_v =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible;
 
 TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
-  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible) {
+  TILEKIT_CASE_TYPES(E, T);
+  if constexpr (!host_memory_v<E>) {
     GTEST_SKIP() << "device teams always take the staged path";
   } else {
     using namespace tilekit::impl;
-    constexpr int N = 64;
-    using Affine = PermuteTiled<E, T, 1, N, StoreMove<T>, BoxKind::affine>;
-    using LoadTable = PermuteTiled<E, T, 1, N, StoreMove<T>, BoxKind::load_table>;
-    using Tabled = PermuteTiled<E, T, 1, N, StoreMove<T>, BoxKind::tables>;
+    constexpr int N = kStage;
+    using Affine = Staged<E, T, BoxKind::affine>;
+    using LoadTable = Staged<E, T, BoxKind::load_table>;
+    using Tabled = Staged<E, T, BoxKind::tables>;
     using Rows = PermuteRows<E, T, N, StoreMove<T>>;
     const int team = std::min(2, E().concurrency());
     const std::vector<std::pair<Extents, Perm>> cases = {
@@ -732,14 +706,13 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
 /// rectangular tiles. Every element is checked, and the output's gap before
 /// its origin keeps its poison.
 TYPED_TEST(PermuteStaged, SkewedTiles) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
-  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible) {
+  TILEKIT_CASE_TYPES(E, T);
+  if constexpr (!host_memory_v<E>) {
     GTEST_SKIP() << "device teams: the plan's test (AlignedStores)";
   } else {
     using namespace tilekit::impl;
-    constexpr int N = 64;
-    using Affine = PermuteTiled<E, T, 1, N, StoreMove<T>, BoxKind::affine>;
+    constexpr int N = kStage;
+    using Affine = Staged<E, T, BoxKind::affine>;
     const std::vector<std::tuple<Extents, Perm, bool>> cases = {
         {{17, 31}, {1, 0}, true},      {{31, 17}, {1, 0}, true},      {{9, 13}, {1, 0}, true},
         {{8, 8}, {1, 0}, true},        {{33, 65}, {1, 0}, true},      {{7, 9, 13}, {0, 2, 1}, true},
@@ -785,10 +758,7 @@ TYPED_TEST(PermuteStaged, SkewedTiles) {
 
 // ------------------------------------------------------------- errors
 
-template <class C>
-class PermuteErrors : public ::testing::Test {};
-using FloatOnly = Cases<float>;
-TYPED_TEST_SUITE(PermuteErrors, FloatOnly, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(PermuteErrors, tilekit::support::List<float>);
 
 TYPED_TEST(PermuteErrors, RejectedBeforeAnythingIsWritten) {
   using E = typename TypeParam::exec;
@@ -812,7 +782,8 @@ TYPED_TEST(PermuteErrors, RejectedBeforeAnythingIsWritten) {
   EXPECT_THROW(tilekit::permute(exec, in, out, {0, 1, 2}), invalid_argument);
   // Seed variants need rank 3.
   V2 m("m", 3, 4), mt("mt", 4, 3);
-  EXPECT_THROW(tilekit::permute(exec, m, mt, {1, 0}, 1.0f, 0.0f, PermuteVariant::shared),
+  EXPECT_THROW(tilekit::study::Permute3Plan(exec, m, mt, {1, 0},
+                                            tilekit::study::Permute3Variant::shared),
                invalid_argument);
   EXPECT_TRUE(still_poisoned(out));
   EXPECT_TRUE(still_poisoned(bad));
@@ -873,8 +844,8 @@ TYPED_TEST(PermuteErrors, EmptyTensorsAreNoOps) {
   using V = Kokkos::View<float***, Kokkos::LayoutRight, typename E::memory_space>;
   E exec;
   V in("in", 0, 5, 3), out("out", 3, 0, 5);
-  for (auto v : tilekit::permute_variants)
-    EXPECT_NO_THROW(tilekit::permute(exec, in, out, {2, 0, 1}, 1.0f, 0.0f, v));
+  for (const auto& v : kPermuteRuns)
+    EXPECT_NO_THROW(permute_with(v, exec, in, out, {2, 0, 1}, 1.0f, 0.0f));
   exec.fence();
 }
 
@@ -1062,7 +1033,7 @@ TEST(PermuteTiling, ADimensionEndingBothRunsGrowsTheBox) {
 }
 
 TEST(PermuteBanks, PaddingRemovesTheConflictsOfThePermutedWrite) {
-  using namespace tilekit::impl;
+  using namespace tilekit::study;
   // Seed 003's table for 4-byte elements, where our model agrees with it.
   auto dims = [](std::array<int, 3> p) { auto d = bank_free_dims(p, 4); return std::pair{d.dy, d.dx}; };
   EXPECT_EQ(dims({0, 2, 1}), (std::pair{8, 12}));

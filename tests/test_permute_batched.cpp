@@ -20,10 +20,7 @@
 namespace {
 using namespace tilekit::test;
 
-template <class C>
-class PermuteBatched : public ::testing::Test {};
-using BatchedTypes = Cases<float, double>;
-TYPED_TEST_SUITE(PermuteBatched, BatchedTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(PermuteBatched, tilekit::support::List<float, double>);
 
 template <class Exec, class T, class Layout>
 void check_batched(int b, int m, int n) {

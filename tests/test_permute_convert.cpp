@@ -71,26 +71,6 @@ TEST(PermuteConvertPlan, ScalarTypes) {
   SUCCEED();
 }
 
-/// The seed's rank-3 variants move one type unconjugated: anything else
-/// throws before anything is written.
-TEST(PermuteConvertPlan, SeedVariantsRejectConversionAndConjugation) {
-  Host exec;
-  H3<float> a("a", 4, 5, 6);
-  H3<double> d("d", 5, 6, 4);
-  H3<cfloat> c("c", 4, 5, 6), ct("ct", 5, 6, 4);
-  Kokkos::deep_copy(d, poison<double>());
-  for (auto v : {PermuteVariant::simple, PermuteVariant::simple_templated, PermuteVariant::shared,
-                 PermuteVariant::shared_templated, PermuteVariant::shared_bank_free}) {
-    EXPECT_THROW(tilekit::PermutePlan(exec, a, d, {1, 2, 0}, v), tilekit::invalid_argument);
-    EXPECT_THROW(tilekit::PermutePlan(exec, c, ct, {1, 2, 0}, tilekit::conjugate, v),
-                 tilekit::invalid_argument);
-    // A conjugating plan of a real type is a plain one: every variant.
-    H3<float> f("f", 5, 6, 4);
-    EXPECT_NO_THROW(tilekit::PermutePlan(exec, a, f, {1, 2, 0}, tilekit::conjugate, v));
-  }
-  EXPECT_TRUE(still_poisoned(d));
-}
-
 /// The 2-D transpose with another output type, alpha/beta or conjugation is
 /// the permute {1, 0}.
 TEST(PermuteConvertPlan, TransposeConvertsScalesAndConjugates) {

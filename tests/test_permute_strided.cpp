@@ -6,6 +6,7 @@
 // conversion and axpby store, and the rejections (aliasing windows,
 // overlapping strides, other strides at execute, the seed variants).
 #include <tilekit/permute.hpp>
+#include <tilekit/study/permute3d.hpp>
 
 #include <algorithm>
 #include <numeric>
@@ -19,13 +20,9 @@ namespace {
 using namespace tilekit::test;
 using tilekit::PermuteMethod;
 using tilekit::PermuteVariant;
-using index_t = std::int64_t;
-using Ext = std::vector<index_t>;
+using Ext = Extents;
 
-template <class C>
-class PermuteStrided : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, float, double>;
-TYPED_TEST_SUITE(PermuteStrided, AllTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(PermuteStrided, tilekit::support::MoveTypes);
 
 Ext permuted(const Ext& e, const std::vector<int>& perm) {
   Ext o(e.size());
@@ -86,8 +83,7 @@ std::vector<std::vector<int>> all_perms(int r) {
 }
 
 TYPED_TEST(PermuteStrided, EveryRank3PermutationOfWindows) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   for (const Ext& e :
        {Ext{13, 7, 33}, Ext{1, 17, 5}, Ext{40, 1, 3}, Ext{64, 33, 65}, Ext{3, 97, 1}, Ext{5, 70, 66}})
     for (const auto& p : all_perms(3)) {
@@ -100,8 +96,7 @@ TYPED_TEST(PermuteStrided, EveryRank3PermutationOfWindows) {
 }
 
 TYPED_TEST(PermuteStrided, Rank2AndRank4Windows) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   for (const Ext& e : {Ext{1, 257}, Ext{257, 1}, Ext{31, 67}, Ext{130, 129}})
     for (const auto& p : all_perms(2)) {
       check<E, T, 2>(e, p, block(2), block(2, true));
@@ -118,8 +113,7 @@ TYPED_TEST(PermuteStrided, Rank2AndRank4Windows) {
 }
 
 TYPED_TEST(PermuteStrided, TheFusedVariantTilesWindowsWithUnitInnerStrides) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   const Ext e{40, 36, 70};
   // A block of a larger tensor keeps runs along the fastest dimensions.
   EXPECT_EQ((check<E, T, 3>(e, {2, 1, 0}, block(3), block(3))), PermuteMethod::tiled);
@@ -149,8 +143,7 @@ TYPED_TEST(PermuteStrided, TheFusedVariantTilesWindowsWithUnitInnerStrides) {
 }
 
 TYPED_TEST(PermuteStrided, NaiveVariantAndScaledConvertingStores) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   const Ext e{11, 23, 6};
   for (const auto& p : all_perms(3)) {
     check<E, T, 3>(e, p, block(3), every_other(3, 1), PermuteVariant::naive);
@@ -160,8 +153,7 @@ TYPED_TEST(PermuteStrided, NaiveVariantAndScaledConvertingStores) {
 }
 
 TYPED_TEST(PermuteStrided, ContiguousWithStrided) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   const Ext e{9, 31, 17};
   const std::vector<int> perm{2, 0, 1};
@@ -189,8 +181,7 @@ TYPED_TEST(PermuteStrided, ContiguousWithStrided) {
 }
 
 TYPED_TEST(PermuteStrided, Rejected) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   const Ext e{6, 8, 10};
   E exec;
   // Even rows in, odd rows out of one parent: distinct elements, interleaved
@@ -217,7 +208,8 @@ TYPED_TEST(PermuteStrided, Rejected) {
   EXPECT_THROW(plan.execute(s2.window(), r.window()), tilekit::invalid_argument);
   EXPECT_TRUE(still_poisoned(r.data));
   // The seed's rank-3 kernels need contiguous views.
-  EXPECT_THROW(tilekit::PermutePlan(exec, s.window(), r.window(), {2, 1, 0}, PermuteVariant::shared),
+  EXPECT_THROW(tilekit::study::Permute3Plan(exec, s.window(), r.window(), {2, 1, 0},
+                                            tilekit::study::Permute3Variant::shared),
                tilekit::invalid_argument);
 }
 

@@ -1,8 +1,9 @@
 // Reductions: the production reduce (every operation) and every step of the
-// seed-004 ladder against host references, at sizes 0, 1, 2^k - 1, 2^k,
+// seed-004 ladder (tilekit::study) against host references, at sizes 0, 1, 2^k - 1, 2^k,
 // 2^k + 1, primes and 2^26; any rank, layout and alignment; NaN and infinity;
 // launch-shape overrides (several teams on every space); every error case.
 #include <tilekit/reduce.hpp>
+#include <tilekit/study/reduce_ladder.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -14,9 +15,10 @@
 
 namespace {
 using namespace tilekit::test;
-using tilekit::ReduceStep;
+using tilekit::study::ReduceStep;
+using tilekit::study::ReduceStepOptions;
+using tilekit::study::ReduceStepPlan;
 using tilekit::ValueIndex;
-using i64 = std::int64_t;
 
 const ReduceStep kSteps[] = {ReduceStep::naive,     ReduceStep::strided,
                              ReduceStep::sequential, ReduceStep::first_add,
@@ -25,12 +27,12 @@ const ReduceStep kSteps[] = {ReduceStep::naive,     ReduceStep::strided,
 
 /// Every ladder step's sum of v, exactly.
 template <class E, class T, class View>
-void check_steps(const View& v, i64 expected, const tilekit::ReduceOptions& o = {}) {
+void check_steps(const View& v, i64 expected, const ReduceStepOptions& o = {}) {
   E exec;
   for (auto s : kSteps) {
-    tilekit::ReduceStepPlan plan(exec, v, s, o);
+    ReduceStepPlan plan(exec, v, s, o);
     EXPECT_EQ(plan.execute(v), static_cast<tilekit::sum_t<T>>(expected))
-        << "n = " << v.size() << " step " << tilekit::to_string(s);
+        << "n = " << v.size() << " step " << tilekit::study::to_string(s);
   }
 }
 
@@ -40,14 +42,10 @@ const std::vector<i64> kSizes = {0,    1,    2,    3,    5,     7,     8,       
                                  8192, 8193, 1009, 7919, 65521, 65536, 65537,   104729,
                                  (1 << 20) - 1, 1 << 20, (1 << 20) + 1};
 
-template <class C>
-class Reduce : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(Reduce, AllTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(Reduce, tilekit::support::ReduceTypes);
 
 TYPED_TEST(Reduce, EveryOperationEverySize) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   std::vector<T> h;
   for (i64 n : kSizes) {
     auto v = make_data<E, T>(n, small_value, h);
@@ -56,8 +54,7 @@ TYPED_TEST(Reduce, EveryOperationEverySize) {
 }
 
 TYPED_TEST(Reduce, EveryStepEverySize) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   std::vector<T> h;
   for (i64 n : kSizes) {
     auto v = make_data<E, T>(n, small_value, h);
@@ -68,8 +65,7 @@ TYPED_TEST(Reduce, EveryStepEverySize) {
 TYPED_TEST(Reduce, EveryAlignment) {
   // Views starting 0..7 elements into an allocation: the production kernel's
   // unaligned head and every split between head, whole tiles and tail.
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using U = Kokkos::View<T*, typename E::memory_space, Kokkos::MemoryUnmanaged>;
   std::vector<T> h;
   for (i64 n : {1, 5, 37, 4099, 100003}) {
@@ -83,8 +79,7 @@ TYPED_TEST(Reduce, EveryAlignment) {
 
 TYPED_TEST(Reduce, AnyRankAndLayout) {
   // The index of minloc/maxloc is the offset in memory order.
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   std::vector<T> h;
   auto flat = make_data<E, T>(5 * 6 * 7, small_value, h);
@@ -107,8 +102,7 @@ TYPED_TEST(Reduce, AnyRankAndLayout) {
 TYPED_TEST(Reduce, LaunchShapeOverrides) {
   // Several teams on every space (so the last-team join runs on Serial too),
   // one-item teams, and small ladder blocks.
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   std::vector<T> h;
   for (i64 n : {0, 1, 1000, 65537, 300007}) {
     auto v = make_data<E, T>(n, small_value, h);
@@ -121,7 +115,7 @@ TYPED_TEST(Reduce, LaunchShapeOverrides) {
       check_all_ops<E, T>(v, ref, n, o);
     }
     for (auto [block, warp] : {std::pair{2, 1}, {8, 4}, {64, 8}, {512, 32}}) {
-      tilekit::ReduceOptions o;
+      ReduceStepOptions o;
       o.block = block;
       o.warp = warp;
       o.teams = 5;
@@ -139,8 +133,7 @@ TYPED_TEST(Reduce, LaunchShapeOverrides) {
 /// row improves the minimum), and data all equal to the identity (index 0);
 /// one to 64 teams, aligned and unaligned views.
 TYPED_TEST(Reduce, LocationsAnywhere) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   const i64 n = 100003;
   std::vector<T> h(static_cast<std::size_t>(n + 1));  // the view's n elements from h[offset]
   auto fill = [&](int pattern, i64 at, i64 twin, int offset) {
@@ -186,8 +179,7 @@ TYPED_TEST(Reduce, EvenSplitOfRows) {
   // (one row or one round more or less), shares that are not whole rounds of
   // loads, more teams than rows, and unaligned starts, with contiguous shares
   // and with rounds dealt to the teams in turn: every element is reduced once.
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using U = Kokkos::View<T*, typename E::memory_space, Kokkos::MemoryUnmanaged>;
   using tilekit::ReduceSplit;
   std::vector<T> h;
@@ -227,8 +219,7 @@ TYPED_TEST(Reduce, DefaultLeagueIsBoundedAndGrowsWithSize) {
   // (ReduceConfig::team_rounds), whole waves of the cap, one for every cap x
   // team_rounds rounds, up to league_waves of them. The large views are
   // unmanaged ones over a small allocation: a plan reads nothing of its view.
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   using U = Kokkos::View<T*, Mem, Kokkos::MemoryUnmanaged>;
   E exec;
@@ -275,8 +266,7 @@ TYPED_TEST(Reduce, DefaultLeagueInWavesGivesEveryOperation) {
   // Where the backend deals a large view's rounds to more teams than its cap
   // (league_most() > league_cap(): CUDA), every operation at a size whose
   // league is two waves of the cap, from an unaligned start.
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using U = Kokkos::View<T*, typename E::memory_space, Kokkos::MemoryUnmanaged>;
   const auto c = tilekit::backends::Traits<E>::reduce_config();
   Kokkos::View<T*, typename E::memory_space> probe("probe", 1);
@@ -296,16 +286,12 @@ TYPED_TEST(Reduce, DefaultLeagueInWavesGivesEveryOperation) {
 }
 
 // ------------------------------------------------------------------ 2^26
-template <class C>
-class ReduceSeedSize : public ::testing::Test {};
-using SeedTypes = Cases<std::int32_t, float>;
-TYPED_TEST_SUITE(ReduceSeedSize, SeedTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(ReduceSeedSize, tilekit::support::List<std::int32_t, float>);
 
 TYPED_TEST(ReduceSeedSize, SumsOfTwoToThe26) {
   // int32: dense values up to 2^20 (exact int64 sums). float: 0 or +-1 on every
   // 8th element, so every partial sum stays an integer below 2^24 (exact).
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   const i64 n = i64(1) << 26;
   auto f = std::is_integral_v<T> ? +[](i64 k) { return value_of(k); }
                                  : +[](i64 k) { return k % 8 ? i64(0) : value_of(k) % 3 - 1; };
@@ -324,16 +310,12 @@ TYPED_TEST(ReduceSeedSize, SumsOfTwoToThe26) {
 }
 
 // ------------------------------------------------------------------ floats
-template <class C>
-class ReduceFloat : public ::testing::Test {};
-using FloatTypes = Cases<float, double>;
-TYPED_TEST_SUITE(ReduceFloat, FloatTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(ReduceFloat, tilekit::support::List<float, double>);
 
 TYPED_TEST(ReduceFloat, WithinTheStatedBound) {
   // Dense values up to 2^20: float sums round, double sums stay exact. The
   // plans state |result - exact| <= error_bound(sum |x|, |sum x|).
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   E exec;
   std::vector<T> h;
   for (i64 n : {(i64(1) << 20) + 3, i64(3000017)}) {
@@ -346,9 +328,9 @@ TYPED_TEST(ReduceFloat, WithinTheStatedBound) {
       EXPECT_EQ(got, exact);
     }
     for (auto s : kSteps) {
-      tilekit::ReduceStepPlan sp(exec, v, s);
+      ReduceStepPlan sp(exec, v, s);
       EXPECT_LE(std::abs(static_cast<double>(sp.execute(v)) - exact), sp.error_bound(exact))
-          << "n = " << n << " step " << tilekit::to_string(s);
+          << "n = " << n << " step " << tilekit::study::to_string(s);
     }
   }
   // Other league caps and both splits: the bound follows the rounds and the
@@ -380,8 +362,7 @@ TYPED_TEST(ReduceFloat, WithinTheStatedBound) {
 }
 
 TYPED_TEST(ReduceFloat, NanAndInfinityPropagate) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   const T nan = std::numeric_limits<T>::quiet_NaN(), inf = std::numeric_limits<T>::infinity();
   E exec;
   std::vector<T> h;
@@ -393,18 +374,10 @@ TYPED_TEST(ReduceFloat, NanAndInfinityPropagate) {
       if (first + 3 < n) hv(first + 3) = nan;  // a later NaN must not win
       Kokkos::deep_copy(v, hv);
       const std::string at = "n = " + std::to_string(n) + ", NaN at " + std::to_string(first);
-      EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::Sum{}))) << at;
-      EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::CompensatedSum{}))) << at;
-      EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::Min{}))) << at;
-      EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::Max{}))) << at;
-      const auto mn = tilekit::reduce(exec, v, tilekit::MinLoc{});
-      const auto mx = tilekit::reduce(exec, v, tilekit::MaxLoc{});
-      EXPECT_TRUE(std::isnan(mn.value) && std::isnan(mx.value)) << at;
-      EXPECT_EQ(mn.index, first) << at;
-      EXPECT_EQ(mx.index, first) << at;
+      expect_nan_everywhere(exec, v, first, at);
       for (auto s : kSteps) {
-        tilekit::ReduceStepPlan sp(exec, v, s);
-        EXPECT_TRUE(std::isnan(sp.execute(v))) << at << " step " << tilekit::to_string(s);
+        ReduceStepPlan sp(exec, v, s);
+        EXPECT_TRUE(std::isnan(sp.execute(v))) << at << " step " << tilekit::study::to_string(s);
       }
       // Infinities: +inf alone gives +inf (also compensated); with -inf, NaN.
       hv(first) = inf;
@@ -426,10 +399,7 @@ TYPED_TEST(ReduceFloat, NanAndInfinityPropagate) {
 }
 
 // ------------------------------------------------------------------ errors
-template <class C>
-class ReduceErrors : public ::testing::Test {};
-using FloatOnly = Cases<float>;
-TYPED_TEST_SUITE(ReduceErrors, FloatOnly, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(ReduceErrors, tilekit::support::List<float>);
 
 TYPED_TEST(ReduceErrors, RejectedBeforeAnythingIsWritten) {
   using E = typename TypeParam::exec;
@@ -449,7 +419,7 @@ TYPED_TEST(ReduceErrors, RejectedBeforeAnythingIsWritten) {
   // A column block of a row-major matrix is not contiguous: the ladder needs
   // contiguous views (the production reduce takes it: test_reduce_strided.cpp).
   auto cols = Kokkos::subview(m, Kokkos::ALL, Kokkos::pair<int, int>(0, 3));
-  EXPECT_THROW(tilekit::ReduceStepPlan(exec, cols, ReduceStep::naive), tilekit::invalid_argument);
+  EXPECT_THROW(ReduceStepPlan(exec, cols, ReduceStep::naive), tilekit::invalid_argument);
   // Strides whose elements overlap.
   Kokkos::View<float**, Kokkos::LayoutStride, Mem> over(m.data(), Kokkos::LayoutStride(20, 1, 3, 1));
   EXPECT_THROW(tilekit::reduce(exec, over, tilekit::Sum{}), tilekit::invalid_argument);
@@ -465,7 +435,7 @@ TYPED_TEST(ReduceErrors, RejectedBeforeAnythingIsWritten) {
   Kokkos::View<float*, Mem> a("a", 60), b("b", 61);
   tilekit::ReducePlan plan(exec, a, tilekit::Sum{});
   tilekit::ReducePlan lplan(exec, a, tilekit::MinLoc{});
-  tilekit::ReduceStepPlan splan(exec, a, ReduceStep::multiple);
+  ReduceStepPlan splan(exec, a, ReduceStep::multiple);
   EXPECT_THROW(plan.execute(b, r), tilekit::invalid_argument);
   EXPECT_THROW(lplan.execute(b, rl), tilekit::invalid_argument);
   EXPECT_THROW(splan.execute(b), tilekit::invalid_argument);
@@ -476,17 +446,19 @@ TYPED_TEST(ReduceErrors, RejectedBeforeAnythingIsWritten) {
   tilekit::ReduceOptions huge;
   huge.team_rows = 1 << 20;
   EXPECT_THROW(tilekit::ReducePlan(exec, a, tilekit::Sum{}, huge), tilekit::invalid_argument);
-  EXPECT_THROW(tilekit::ReduceStepPlan(exec, a, ReduceStep::naive, huge),
+  ReduceStepOptions huge_ladder;
+  huge_ladder.team_rows = 1 << 20;
+  EXPECT_THROW(ReduceStepPlan(exec, a, ReduceStep::naive, huge_ladder),
                tilekit::invalid_argument);
-  tilekit::ReduceOptions odd;
+  ReduceStepOptions odd;
   odd.block = 96;
-  EXPECT_THROW(tilekit::ReduceStepPlan(exec, a, ReduceStep::sequential, odd),
+  EXPECT_THROW(ReduceStepPlan(exec, a, ReduceStep::sequential, odd),
                tilekit::invalid_argument);
-  tilekit::ReduceOptions narrow;
+  ReduceStepOptions narrow;
   narrow.block = 32;
   narrow.warp = 32;
-  EXPECT_NO_THROW(tilekit::ReduceStepPlan(exec, a, ReduceStep::first_add, narrow));
-  EXPECT_THROW(tilekit::ReduceStepPlan(exec, a, ReduceStep::unroll_last, narrow),
+  EXPECT_NO_THROW(ReduceStepPlan(exec, a, ReduceStep::first_add, narrow));
+  EXPECT_THROW(ReduceStepPlan(exec, a, ReduceStep::unroll_last, narrow),
                tilekit::invalid_argument);
   tilekit::ReduceOptions negative;
   negative.teams = -1;

@@ -20,19 +20,16 @@
 namespace {
 using namespace tilekit::test;
 using tilekit::ValueIndex;
-using i64 = std::int64_t;
 using half = Kokkos::Experimental::half_t;
 using bhalf = Kokkos::Experimental::bhalf_t;
 
 #if KOKKOS_HALF_T_IS_FLOAT || KOKKOS_BHALF_T_IS_FLOAT
-using HalfTypes = Cases<half>;
+using HalfTypes = tilekit::support::List<half>;
 #else
-using HalfTypes = Cases<half, bhalf>;
+using HalfTypes = tilekit::support::List<half, bhalf>;
 #endif
 
-template <class C>
-class ReduceHalf : public ::testing::Test {};
-TYPED_TEST_SUITE(ReduceHalf, HalfTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(ReduceHalf, HalfTypes);
 
 template <class T> T from_float(float x) { return T(x); }
 template <class T> double to_double(const T& x) { return static_cast<double>(static_cast<float>(x)); }
@@ -76,8 +73,7 @@ Ref reference(const std::vector<T>& h) {
 }
 
 TYPED_TEST(ReduceHalf, ResultTypes) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   Vec<E, T> v("v", 3);
   E exec;
   static_assert(std::is_same_v<tilekit::sum_t<T>, float>);
@@ -91,8 +87,7 @@ TYPED_TEST(ReduceHalf, ResultTypes) {
 /// Sums within the plan's bound, extrema exact, at sizes around the loads,
 /// the teams and 2^20, at every alignment of the first element.
 TYPED_TEST(ReduceHalf, EveryOperationAgainstTheHostReference) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   E exec;
   for (i64 n : {i64(1), i64(2), i64(7), i64(8), i64(9), i64(255), i64(4099), i64(65537),
                 i64(1) << 20, i64(1000003)})
@@ -121,8 +116,7 @@ TYPED_TEST(ReduceHalf, EveryOperationAgainstTheHostReference) {
 /// n ones: exact in float, while a 2-byte accumulator stalls (half_t at 2048,
 /// bhalf_t at 256: 1 more is below half a unit).
 TYPED_TEST(ReduceHalf, AccumulatesInFloat) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   E exec;
   for (i64 n : {i64(4097), i64(100003), i64(1) << 22}) {
     std::vector<T> h;
@@ -135,8 +129,7 @@ TYPED_TEST(ReduceHalf, AccumulatesInFloat) {
 /// NaN propagates (the first NaN for the Loc operations); an empty view gives
 /// the identities.
 TYPED_TEST(ReduceHalf, NanAndEmpty) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   E exec;
   const float nan = std::numeric_limits<float>::quiet_NaN();
   std::vector<T> h;

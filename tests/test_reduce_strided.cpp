@@ -20,10 +20,7 @@
 namespace {
 using namespace tilekit::test;
 
-template <class C>
-class ReduceStrided : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, std::int64_t, float, double>;
-TYPED_TEST_SUITE(ReduceStrided, AllTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(ReduceStrided, tilekit::support::ReduceTypes);
 
 /// Fills the parent of p with f(parent index) and returns the window's
 /// elements in memory order (by parent address).
@@ -74,8 +71,7 @@ const std::vector<Ext> kShapes3 = {{1, 1, 1}, {1, 1, 97}, {89, 1, 1}, {7, 13, 5}
                                    {17, 3, 31}, {2, 65, 33}, {31, 37, 41}};
 
 TYPED_TEST(ReduceStrided, EveryOperationOnRank3Windows) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   for (bool left : {false, true})
     for (const Ext& e : kShapes3) {
       check_window<E, T, 3>(dense(3, left), e);
@@ -85,8 +81,7 @@ TYPED_TEST(ReduceStrided, EveryOperationOnRank3Windows) {
 }
 
 TYPED_TEST(ReduceStrided, Rank1AndRank4Windows) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   for (i64 n : {i64(0), i64(1), i64(2), i64(255), i64(256), i64(257), i64(10007)}) {
     Win w{false, {1}, {3}, {2}};  // every third element
     check_window<E, T, 1>(w, {n});
@@ -99,8 +94,7 @@ TYPED_TEST(ReduceStrided, Rank1AndRank4Windows) {
 }
 
 TYPED_TEST(ReduceStrided, ManyTeamsAndTheTail) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   // Over 2^20 elements: the default league has many teams.
   check_window<E, T, 2>(block(2), {1031, 1027});
   check_window<E, T, 2>(every_other(2, 1), {1031, 1027});
@@ -128,8 +122,7 @@ TYPED_TEST(ReduceStrided, ManyTeamsAndTheTail) {
 /// runs of every other element, and short runs; the gaps hold values beyond
 /// every element's, so reading one shows.
 TYPED_TEST(ReduceStrided, LocationsAnywhere) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   auto check = [](auto p, const std::string& what) {
     std::vector<i64> at;  // parent index of the window's elements in memory order
     for_each_index(p.ext, [&](const Ext& idx) { at.push_back(p.at(idx)); });
@@ -175,8 +168,7 @@ TYPED_TEST(ReduceStrided, LocationsAnywhere) {
 }
 
 TYPED_TEST(ReduceStrided, PlanReusedAndRejections) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   E exec;
   Parent<E, T, 2> p(block(2), {40, 30}), q(every_other(2, 0), {40, 30});
@@ -223,8 +215,7 @@ TYPED_TEST(ReduceStrided, PlanReusedAndRejections) {
 /// Float sums that round stay within the plan's stated bound (values up to
 /// 2^20: float sums round, double sums stay exact).
 TYPED_TEST(ReduceStrided, FloatSumsWithinTheStatedBound) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (std::is_floating_point_v<T>) {
     Parent<E, T, 2> p(every_other(2, 1), {1031, 1027});
     const auto mem = fill(p, value_of);

@@ -17,11 +17,12 @@
 #include <utility>
 #include <vector>
 
+#include "reduce_checks.hpp"
 #include "test_helpers.hpp"
+#include "variants.hpp"
 
 namespace {
 using namespace tilekit::test;
-using i64 = std::int64_t;
 
 template <class T> struct Bits;
 template <> struct Bits<float> {
@@ -56,17 +57,9 @@ T special(i64 k) {
   return std::bit_cast<T>(s[static_cast<std::size_t>((k * 7 + k / 13) % static_cast<i64>(s.size()))]);
 }
 
-template <class T>
-bool same_bits(const T& a, const T& b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
-}
-
 template <class T> T flag() { return std::bit_cast<T>(typename Bits<T>::U(0x12345)); }
 
-template <class C>
-class SpecialValues : public ::testing::Test {};
-using FloatTypes = Cases<float, double>;
-TYPED_TEST_SUITE(SpecialValues, FloatTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(SpecialValues, tilekit::support::List<float, double>);
 
 /// A rank-R view of the layout over `data`, filled from the specials, and an
 /// output view poisoned with a flag value.
@@ -77,29 +70,6 @@ void fill(const View& v) {
   Kokkos::deep_copy(v, h);
 }
 
-/// Number of output elements whose bits differ from in(i) at the permuted place.
-template <class In, class Out>
-i64 wrong_bits(const In& in, const Out& out, const std::vector<int>& perm) {
-  auto hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), in);
-  auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-  constexpr int R = In::rank();
-  const i64 n = static_cast<i64>(hi.size());
-  i64 wrong = 0;
-  std::array<i64, 8> i{};
-  for (i64 c = 0; c < n; ++c) {
-    std::array<i64, 8> j{};
-    for (int k = 0; k < R; ++k) j[k] = i[perm[k]];
-    const auto& x = hi.access(i[0], i[1], i[2], i[3], i[4], i[5], i[6], i[7]);
-    const auto& y = ho.access(j[0], j[1], j[2], j[3], j[4], j[5], j[6], j[7]);
-    wrong += !same_bits(x, y);
-    for (int d = R - 1; d >= 0; --d) {
-      if (++i[d] < static_cast<i64>(hi.extent(d))) break;
-      i[d] = 0;
-    }
-  }
-  return wrong;
-}
-
 template <class E, class T, class Layout>
 void transposes_keep_bits() {
   using V = Kokkos::View<T**, Layout, typename E::memory_space>;
@@ -107,22 +77,21 @@ void transposes_keep_bits() {
   for (auto [r, c] : {std::pair{37, 53}, {64, 64}, {1, 100}, {130, 67}}) {
     V in("in", r, c), out("out", c, r);
     fill<E, T, Layout>(in);
-    for (auto v : {tilekit::TransposeVariant::naive, tilekit::TransposeVariant::tiled,
-                   tilekit::TransposeVariant::tiled_padded}) {
+    for (const auto& v : kTransposeRuns) {
       Kokkos::deep_copy(out, flag<T>());
-      tilekit::transpose(exec, in, out, v);
+      transpose_with(v, exec, in, out);
       exec.fence();
-      EXPECT_EQ(wrong_bits(in, out, {1, 0}), 0) << r << "x" << c << " " << tilekit::to_string(v);
+      EXPECT_EQ(wrong_permuted(in, out, {1, 0}), 0) << r << "x" << c << " " << name_of(v);
     }
   }
   for (int n : {33, 64, 100}) {
     V a("a", n, n), ref("ref", n, n);
     fill<E, T, Layout>(ref);
-    for (auto v : {tilekit::InplaceVariant::naive, tilekit::InplaceVariant::blocked}) {
+    for (const auto& v : kSquareInplaceRuns) {
       Kokkos::deep_copy(a, ref);
-      tilekit::transpose_inplace(exec, a, v);
+      transpose_inplace_with(v, exec, a);
       exec.fence();
-      EXPECT_EQ(wrong_bits(ref, a, {1, 0}), 0) << n << " " << tilekit::to_string(v);
+      EXPECT_EQ(wrong_permuted(ref, a, {1, 0}), 0) << n << " " << name_of(v);
     }
   }
 }
@@ -134,15 +103,15 @@ TYPED_TEST(SpecialValues, TransposesMoveEveryBit) {
 
 template <class E, class T, class Layout, class V>
 void permute_keeps_bits(const V& in, const V& out, const std::vector<int>& perm,
-                        tilekit::PermuteVariant variant, T beta) {
+                        const PermuteRun& variant, T beta) {
   E exec;
   Kokkos::deep_copy(out, flag<T>());
-  tilekit::permute(exec, in, out, perm, T(1), beta, variant);
+  permute_with(variant, exec, in, out, perm, T(1), beta);
   exec.fence();
   std::string p;
   for (int x : perm) p += std::to_string(x) + " ";
-  EXPECT_EQ(wrong_bits(in, out, perm), 0)
-      << "perm " << p << tilekit::to_string(variant) << " beta " << beta;
+  EXPECT_EQ(wrong_permuted(in, out, perm), 0)
+      << "perm " << p << name_of(variant) << " beta " << beta;
 }
 
 template <class E, class T, class Layout>
@@ -157,7 +126,7 @@ void permutes_keep_bits() {
     for (const auto& p : perms3) {
       const int e[3] = {a, b, c};
       V3 out("out", e[p[0]], e[p[1]], e[p[2]]);
-      for (auto v : tilekit::permute_variants)
+      for (const auto& v : kPermuteRuns)
         permute_keeps_bits<E, T, Layout>(in, out, p, v, T(0));
       permute_keeps_bits<E, T, Layout>(in, out, p, tilekit::PermuteVariant::fused, T(-0.0));
     }
@@ -188,8 +157,7 @@ Kokkos::View<T*, typename E::memory_space> device_of(const std::vector<T>& h) {
 }
 
 TYPED_TEST(SpecialValues, ReductionsOfNanPayloadsAreNan) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   E exec;
   const auto s = Bits<T>::specials();
   for (std::size_t which = 0; which < 8; ++which) {  // each quiet and signalling payload
@@ -199,15 +167,7 @@ TYPED_TEST(SpecialValues, ReductionsOfNanPayloadsAreNan) {
       h[at] = std::bit_cast<T>(s[which]);
       auto v = device_of<E>(h);
       const std::string ctx = "payload " + std::to_string(which) + ", n " + std::to_string(n);
-      EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::Sum{}))) << ctx;
-      EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::CompensatedSum{}))) << ctx;
-      EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::Min{}))) << ctx;
-      EXPECT_TRUE(std::isnan(tilekit::reduce(exec, v, tilekit::Max{}))) << ctx;
-      const auto lo = tilekit::reduce(exec, v, tilekit::MinLoc{});
-      const auto hi = tilekit::reduce(exec, v, tilekit::MaxLoc{});
-      EXPECT_TRUE(std::isnan(lo.value) && std::isnan(hi.value)) << ctx;
-      EXPECT_EQ(lo.index, at) << ctx;
-      EXPECT_EQ(hi.index, at) << ctx;
+      expect_nan_everywhere(exec, v, at, ctx);
     }
   }
 }
@@ -215,8 +175,7 @@ TYPED_TEST(SpecialValues, ReductionsOfNanPayloadsAreNan) {
 /// IEEE 754-2019 minimum/maximum order -0 before +0: the min of zeros of both
 /// signs is -0 and the max +0, whatever the order of evaluation.
 TYPED_TEST(SpecialValues, SignedZerosInMinAndMax) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   E exec;
   for (i64 n : {2, 3, 1000, 40001}) {
     for (i64 at : {i64(0), n / 2, n - 1}) {
@@ -243,8 +202,7 @@ TYPED_TEST(SpecialValues, SignedZerosInMinAndMax) {
 /// Denormals are summed exactly (nothing flushes them to zero) and compared
 /// as numbers by min and max; infinities of one sign are kept.
 TYPED_TEST(SpecialValues, DenormalsAndInfinities) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   E exec;
   const T tiny = std::numeric_limits<T>::denorm_min(), inf = std::numeric_limits<T>::infinity();
   for (i64 n : {1, 7, 1000, 40000}) {

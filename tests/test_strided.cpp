@@ -9,14 +9,12 @@
 #include <vector>
 
 #include "test_helpers.hpp"
+#include "variants.hpp"
 
 namespace {
 using namespace tilekit::test;
 
-template <class C>
-class Strided : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, float, double>;
-TYPED_TEST_SUITE(Strided, AllTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(Strided, tilekit::support::MoveTypes);
 
 /// A window of a P0 x P1 parent (row- or column-major): element (i, j) of the
 /// window is parent element (off0 + i * step0, off1 + j * step1).
@@ -63,18 +61,22 @@ struct Parent {
 /// output element and every parent element outside the output window checked.
 template <class Exec, class T>
 void check_strided(long R, long C, const Window& wi, const Window& wo,
-                   tilekit::TransposeVariant v, int expect_tiled = -1) {
+                   const TransposeRun& v, int expect_tiled = -1) {
   Parent<Exec, T> pin(wi, R, C), pout(wo, C, R);
   auto hin = Kokkos::create_mirror_view(pin.data);
   for (long k = 0; k < pin.P0 * pin.P1; ++k) hin(k) = static_cast<T>(value_of(k));
   Kokkos::deep_copy(pin.data, hin);
   Kokkos::deep_copy(pout.data, poison<T>());
   Exec exec;
-  tilekit::TransposePlan plan(exec, pin.window(), pout.window(), v);
-  if (expect_tiled >= 0) {
-    EXPECT_EQ(plan.tiled(), expect_tiled == 1) << wi.name() << " -> " << wo.name();
+  if (const auto* lib = std::get_if<tilekit::TransposeVariant>(&v)) {
+    tilekit::TransposePlan plan(exec, pin.window(), pout.window(), *lib);
+    if (expect_tiled >= 0) {
+      EXPECT_EQ(plan.tiled(), expect_tiled == 1) << wi.name() << " -> " << wo.name();
+    }
+    plan.execute(pin.window(), pout.window());
+  } else {
+    transpose_with(v, exec, pin.window(), pout.window());
   }
-  plan.execute(pin.window(), pout.window());
   exec.fence();
   auto hout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pout.data);
   std::vector<char> inside(pout.P0 * pout.P1, 0);
@@ -87,7 +89,7 @@ void check_strided(long R, long C, const Window& wi, const Window& wo,
     }
   for (long k = 0; k < pout.P0 * pout.P1; ++k) touched += !inside[k] && hout(k) != poison<T>();
   EXPECT_EQ(wrong, 0) << R << "x" << C << " " << wi.name() << " -> " << wo.name() << " "
-                      << tilekit::to_string(v);
+                      << name_of(v);
   EXPECT_EQ(touched, 0) << "elements outside the output window written: " << R << "x" << C
                         << " " << wi.name() << " -> " << wo.name();
 }
@@ -106,8 +108,7 @@ std::vector<Window> windows(bool left) {
 }
 
 TYPED_TEST(Strided, WindowsOfOneLayout) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   for (bool left : {false, true}) {
     const auto ws = windows(left);
     for (auto [r, c] : kShapes)
@@ -122,8 +123,7 @@ TYPED_TEST(Strided, WindowsOfOneLayout) {
 }
 
 TYPED_TEST(Strided, ColumnBlockTakesTheTiledKernel) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   for (bool left : {false, true}) {
     const Window whole{left, 0, 0, 1, 1, 0, 0}, block{left, 4, 9, 1, 1, 3, 40};
     for (auto v : {tilekit::TransposeVariant::tiled, tilekit::TransposeVariant::tiled_padded}) {
@@ -135,13 +135,12 @@ TYPED_TEST(Strided, ColumnBlockTakesTheTiledKernel) {
     const Window inner_gap = left ? Window{left, 0, 0, 2, 1, 0, 0} : Window{left, 0, 0, 1, 2, 0, 0};
     check_strided<E, T>(67, 45, inner_gap, whole,
                         tilekit::TransposeVariant::tiled_padded, 0);
-    check_strided<E, T>(67, 45, block, block, tilekit::TransposeVariant::naive, 0);
+    check_strided<E, T>(67, 45, block, block, NaiveTranspose{});
   }
 }
 
 TYPED_TEST(Strided, MixedLayouts) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   // A row-major window into a column-major one (and back): the unit strides
   // sit in different dimensions, so no frame is tiled.
   const Window r{false, 1, 2, 1, 1, 1, 3}, l{true, 2, 1, 1, 1, 2, 2};
@@ -152,8 +151,7 @@ TYPED_TEST(Strided, MixedLayouts) {
 }
 
 TYPED_TEST(Strided, SliceOfA4DTensor) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using M = typename E::memory_space;
   // t(a, b, c, d) of 3 x 37 x 4 x 29; in = t(1, 2..35, 2, 3..26): a 33 x 23
   // matrix with gaps in both dimensions; out = u(0..22, 1, 0..32, 2) of a
@@ -186,8 +184,7 @@ TYPED_TEST(Strided, SliceOfA4DTensor) {
 }
 
 TYPED_TEST(Strided, Rejected) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using M = typename E::memory_space;
   using SV = Kokkos::View<T**, Kokkos::LayoutStride, M, Kokkos::MemoryUnmanaged>;
   E exec;
@@ -223,8 +220,7 @@ TYPED_TEST(Strided, Rejected) {
 }
 
 TYPED_TEST(Strided, ContiguousLayoutStrideInPlaceRectangular) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using M = typename E::memory_space;
   // A whole LayoutLeft 5 x 3 matrix seen as LayoutStride: transposing in place
   // leaves the LayoutLeft 3 x 5 transpose in its memory.

@@ -10,14 +10,12 @@
 
 #include "error_message.hpp"
 #include "test_helpers.hpp"
+#include "variants.hpp"
 
 namespace {
 using namespace tilekit::test;
 
-template <class C>
-class Transpose : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, float, double>;
-TYPED_TEST_SUITE(Transpose, AllTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(Transpose, tilekit::support::MoveTypes);
 
 const std::vector<std::pair<int, int>> kShapes = {
     {1, 1},   {1, 257}, {257, 1}, {17, 31}, {31, 17}, {97, 101}, {33, 65},
@@ -26,43 +24,31 @@ const std::vector<std::pair<int, int>> kShapes = {
     {2, 4099}, {4099, 2}, {8, 1031}, {1031, 8}, {9, 1031}, {1031, 5}, {16, 2053}, {2053, 13}, {4, 1031}, {1031, 16}, {12, 1031},
     {17, 1031}, {1031, 17}};
 
-const tilekit::TransposeVariant kVariants[] = {tilekit::TransposeVariant::naive,
-                                               tilekit::TransposeVariant::tiled,
-                                               tilekit::TransposeVariant::tiled_padded};
-
 /// Runs one transpose of a rows x cols matrix of the given layout and checks
 /// every output element against the host reference out(j, i) = in(i, j).
 template <class Exec, class T, class Layout>
-void check_transpose(int rows, int cols, tilekit::TransposeVariant v,
+void check_transpose(int rows, int cols, const TransposeRun& v,
                      const tilekit::TransposeOptions& opts = {}) {
   using View = Kokkos::View<T**, Layout, typename Exec::memory_space>;
   View in("in", rows, cols), out("out", cols, rows);
-  auto hin = Kokkos::create_mirror_view(in);
-  for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < cols; ++j) hin(i, j) = static_cast<T>(value_of(i * 7919L + j));
-  Kokkos::deep_copy(in, hin);
+  const auto hin = fill_matrix(in);
   Kokkos::deep_copy(out, poison<T>());
   Exec exec;
-  tilekit::transpose(exec, in, out, v, opts);
+  transpose_with(v, exec, in, out, opts);
   exec.fence();
-  auto hout = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-  long wrong = 0;
-  for (int j = 0; j < cols; ++j)
-    for (int i = 0; i < rows; ++i) wrong += hout(j, i) != hin(i, j);
-  EXPECT_EQ(wrong, 0) << rows << "x" << cols << " variant " << tilekit::to_string(v);
+  EXPECT_EQ(wrong_permuted(hin, out, {1, 0}), 0)
+      << rows << "x" << cols << " variant " << name_of(v);
 }
 
 TYPED_TEST(Transpose, EveryVariantEveryShapeLayoutRight) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
-  for (auto v : kVariants)
+  TILEKIT_CASE_TYPES(E, T);
+  for (const auto& v : kTransposeRuns)
     for (auto [r, c] : kShapes) check_transpose<E, T, Kokkos::LayoutRight>(r, c, v);
 }
 
 TYPED_TEST(Transpose, EveryVariantLayoutLeft) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
-  for (auto v : kVariants)
+  TILEKIT_CASE_TYPES(E, T);
+  for (const auto& v : kTransposeRuns)
     for (auto [r, c] : {std::pair{1, 1}, {1, 40}, {37, 1}, {33, 65}, {130, 67}, {3, 1000}})
       check_transpose<E, T, Kokkos::LayoutLeft>(r, c, v);
 }
@@ -71,8 +57,7 @@ TYPED_TEST(Transpose, EveryVariantLayoutLeft) {
 /// kernel (tiled variants), also for windows of larger matrices: a 3-row
 /// window with a leading dimension read, written into a 3-column window.
 TYPED_TEST(Transpose, ThinMatricesAndWindows) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   constexpr int bytes = tilekit::impl::transpose_thin_bytes<E>();
   E exec;
@@ -84,10 +69,7 @@ TYPED_TEST(Transpose, ThinMatricesAndWindows) {
   }
   const int n = 1001;
   Kokkos::View<T**, Kokkos::LayoutRight, Mem> pin("pin", 5, n + 4), pout("pout", n, 7);
-  auto hp = Kokkos::create_mirror_view(pin);
-  for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < n + 4; ++j) hp(i, j) = static_cast<T>(value_of(i * 7919L + j));
-  Kokkos::deep_copy(pin, hp);
+  const auto hp = fill_matrix(pin);
   Kokkos::deep_copy(pout, poison<T>());
   auto in = Kokkos::subview(pin, std::pair{1, 4}, std::pair{2, n + 2});  // 3 x n, ld n + 4
   auto out = Kokkos::subview(pout, Kokkos::ALL, std::pair{3, 6});       // n x 3, ld 7
@@ -110,8 +92,7 @@ TYPED_TEST(Transpose, ThinMatricesAndWindows) {
 /// batches, the tails of 2 and 1 after them, and sides shorter than a
 /// batch), rows and columns thin, row strides larger than the extents.
 TYPED_TEST(Transpose, ThinKernelBatches) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   using F = tilekit::impl::TransposeThin<T, 4>;
   E exec;
@@ -194,8 +175,7 @@ void check_staged_thin() {
 }
 
 TYPED_TEST(Transpose, StagedThinKernel) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   check_staged_thin<E, T, 16>();
   check_staged_thin<E, T, 0>();
 }
@@ -209,8 +189,7 @@ TYPED_TEST(Transpose, StagedThinKernel) {
 /// per team. Every element is checked, and every gap of the output (between
 /// rows, before its origin) keeps its poison.
 TYPED_TEST(Transpose, SkewedTileKernel) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   using F = tilekit::impl::TransposeTiled<E, T, 4, 32>;
   constexpr int level = tilekit::impl::tile_scratch_level<E>();
@@ -264,8 +243,7 @@ TYPED_TEST(Transpose, SkewedTileKernel) {
 /// column, a side of 1, several tiles per team across matrix boundaries.
 /// Every element is checked, and every gap of the output keeps its poison.
 TYPED_TEST(Transpose, BatchedTileKernel) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   using F = tilekit::impl::TransposeTiled<E, T, 4, 32>;
   using index_t = tilekit::impl::index_t;
@@ -314,8 +292,7 @@ TYPED_TEST(Transpose, BatchedTileKernel) {
 /// transaction (none for rows on transactions, or with align 0, or on spaces
 /// without staging), every element checked; other values rejected.
 TYPED_TEST(Transpose, AlignedStores) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;
   constexpr bool staged = tilekit::backends::Traits<E>::stage_registers > 1;
   E exec;
@@ -344,17 +321,11 @@ TYPED_TEST(Transpose, AlignedStores) {
 }
 
 TYPED_TEST(Transpose, LaunchShapeOverrides) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   // Shapes every backend accepts: tiny tiles (staged in registers even by a
   // one-thread team), odd tiles, large padding, several tiles per team.
   for (auto [tile, pad, per_team] : {std::tuple{1, 0, 1}, {5, 3, 2}, {8, 1, 3}, {24, 2, 1000}}) {
-    tilekit::TransposeOptions o;
-    o.tile = tile;
-    o.pad = pad;
-    o.tiles_per_team = per_team;
-    o.team_rows = 1;
-    o.vector = 1;
+    const auto o = one_item_teams<tilekit::TransposeOptions>(tile, pad, per_team);
     for (auto [r, c] : {std::pair{17, 31}, {64, 64}, {3, 100}})
       check_transpose<E, T, Kokkos::LayoutRight>(r, c, tilekit::TransposeVariant::tiled_padded,
                                                  o);
@@ -407,8 +378,7 @@ TEST(TransposeTile, HostEdgeHalvedForSmallMatrices) {
 /// rectangular tiles, whose scratch holds the tile transposed (edge rows of
 /// 64 or 128); ragged in both directions, both layouts, every element checked.
 TYPED_TEST(Transpose, RectangularHostTiles) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   constexpr int rows = tilekit::impl::host_transpose_rows<E, T>({1024, 1, 1, 1});
   if constexpr (rows > 0 && tilekit::impl::micro_edge<E, T>() > 0) {
     EXPECT_EQ(rows, sizeof(T) == 4 ? 128 : tilekit::impl::transpose_tile_rows<E>());
@@ -432,11 +402,10 @@ TYPED_TEST(Transpose, RectangularHostTiles) {
 }
 
 TYPED_TEST(Transpose, LargestTeamsTheSpaceLaunches) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   // Seed 002's 1024-thread blocks (32 x 32 work items): more than the
   // register-staged kernel can launch, so they take the unstaged one
-  // (launch.hpp, with_stage). GPU spaces only: a host team is one thread.
+  // (impl/common/launch.hpp, with_stage). GPU spaces only: a host team is one thread.
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible)
     GTEST_SKIP() << "host teams are one thread";
   for (int tile : {32, 64}) {
@@ -452,8 +421,7 @@ TYPED_TEST(Transpose, LargestTeamsTheSpaceLaunches) {
 }
 
 TYPED_TEST(Transpose, UnstagedTeamsOfManyWorkItems) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   // Teams whose tiles take the kernel without staging registers (with_stage):
   // a few elements per work item (tile 8, 16 and 32 with 64 to 256 work
   // items), and more elements per work item than the staging registers hold
@@ -524,8 +492,7 @@ TEST(TileCopy, FlatMove) {
 /// past whole lines (each row's first or last line partial), and an odd row
 /// length starting one element past an aligned allocation.
 TYPED_TEST(Transpose, StreamedLargeOutputs) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using View = Kokkos::View<T**, Kokkos::LayoutRight, typename E::memory_space>;
   using Unmanaged = Kokkos::View<T**, Kokkos::LayoutRight, typename E::memory_space,
                                  Kokkos::MemoryUnmanaged>;
@@ -541,10 +508,7 @@ TYPED_TEST(Transpose, StreamedLargeOutputs) {
     }
     View in("in", rows, cols), buf("buf", offset + static_cast<long>(rows) * cols, 1);
     Unmanaged out(buf.data() + offset, cols, rows);
-    auto hin = Kokkos::create_mirror_view(in);
-    for (int i = 0; i < rows; ++i)
-      for (int j = 0; j < cols; ++j) hin(i, j) = static_cast<T>(value_of(i * 7919L + j));
-    Kokkos::deep_copy(in, hin);
+    const auto hin = fill_matrix(in);
     Kokkos::deep_copy(buf, poison<T>());
     E exec;
     tilekit::transpose(exec, in, out, v);
@@ -560,8 +524,7 @@ TYPED_TEST(Transpose, StreamedLargeOutputs) {
 }
 
 TYPED_TEST(Transpose, PlanReusedAcrossViews) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   using View = Kokkos::View<T**, Kokkos::LayoutRight, typename E::memory_space>;
   View in1("in1", 45, 70), out1("out1", 70, 45), in2("in2", 45, 70), out2("out2", 70, 45);
   Kokkos::deep_copy(in1, T(3));
@@ -582,16 +545,12 @@ TYPED_TEST(Transpose, PlanReusedAcrossViews) {
   EXPECT_THROW(plan.execute(wrong, wrong_out), tilekit::invalid_argument);
 }
 
-template <class C>
-class TransposeErrors : public ::testing::Test {};
-using FloatOnly = Cases<float>;
-TYPED_TEST_SUITE(TransposeErrors, FloatOnly, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(TransposeErrors, tilekit::support::List<float>);
 
 TYPED_TEST(TransposeErrors, RejectedBeforeAnythingIsWritten) {
   using E = typename TypeParam::exec;
-  using View = Kokkos::View<float**, Kokkos::LayoutRight, typename E::memory_space>;
-  using Unmanaged = Kokkos::View<float**, Kokkos::LayoutRight, typename E::memory_space,
-                                 Kokkos::MemoryUnmanaged>;
+  using View = Matrix<E, float>;
+  using Unmanaged = UMatrix<E, float>;
   E exec;
   View in("in", 20, 30), out("out", 30, 21), square("square", 20, 20);
   Kokkos::deep_copy(out, poison<float>());

@@ -1,5 +1,5 @@
-// In-place square transpose: naive swap and blocked pair swap, on edges that
-// are and are not multiples of the tile.
+// In-place square transpose: the blocked pair swap and seed 000's naive swap
+// (tilekit::study), on edges that are and are not multiples of the tile.
 #include <tilekit/transpose.hpp>
 
 #include <tuple>
@@ -8,31 +8,22 @@
 
 #include "inplace_aliased.hpp"
 #include "test_helpers.hpp"
+#include "variants.hpp"
 
 namespace {
 using namespace tilekit::test;
 
-template <class C>
-class TransposeInplace : public ::testing::Test {};
-using AllTypes = Cases<std::int32_t, float, double>;
-TYPED_TEST_SUITE(TransposeInplace, AllTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(TransposeInplace, tilekit::support::MoveTypes);
 
 template <class Exec, class T, class Layout>
-void check_inplace(int n, tilekit::InplaceVariant v, const tilekit::TransposeOptions& o = {}) {
+void check_inplace(int n, const InplaceRun& v, const tilekit::TransposeOptions& o = {}) {
   using View = Kokkos::View<T**, Layout, typename Exec::memory_space>;
   View a("a", n, n);
-  auto h = Kokkos::create_mirror(a);  // a separate copy: the reference
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) h(i, j) = static_cast<T>(value_of(i * 7919L + j));
-  Kokkos::deep_copy(a, h);
+  const auto h = fill_matrix(a);  // a separate copy: the reference
   Exec exec;
-  tilekit::transpose_inplace(exec, a, v, o);
+  transpose_inplace_with(v, exec, a, o);
   exec.fence();
-  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a);
-  long wrong = 0;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) wrong += r(i, j) != h(j, i);
-  EXPECT_EQ(wrong, 0) << n << "x" << n << " " << tilekit::to_string(v);
+  EXPECT_EQ(wrong_permuted(h, a, {1, 0}), 0) << n << "x" << n << " " << name_of(v);
 }
 
 // Around the tile edges (host: the default edge halved to 32 to 128 for
@@ -43,7 +34,7 @@ const std::vector<int> kEdges = {1, 2, 3, 8, 15, 16, 17, 31, 32, 33, 48, 64, 65,
 TYPED_TEST(TransposeInplace, NaiveSwap) {
   for (int n : kEdges)
     check_inplace<typename TypeParam::exec, typename TypeParam::value, Kokkos::LayoutRight>(
-        n, tilekit::InplaceVariant::naive);
+        n, NaiveInplace{});
 }
 
 TYPED_TEST(TransposeInplace, BlockedPairSwap) {
@@ -53,7 +44,7 @@ TYPED_TEST(TransposeInplace, BlockedPairSwap) {
 }
 
 TYPED_TEST(TransposeInplace, LayoutLeft) {
-  for (auto v : {tilekit::InplaceVariant::naive, tilekit::InplaceVariant::blocked})
+  for (const auto& v : kSquareInplaceRuns)
     for (int n : {1, 33, 130})
       check_inplace<typename TypeParam::exec, typename TypeParam::value, Kokkos::LayoutLeft>(n,
                                                                                             v);
@@ -61,12 +52,7 @@ TYPED_TEST(TransposeInplace, LayoutLeft) {
 
 TYPED_TEST(TransposeInplace, SmallOddTiles) {
   for (auto [tile, pad, per_team] : {std::tuple{1, 0, 1}, {3, 0, 4}, {7, 2, 1}, {16, 1, 3}}) {
-    tilekit::TransposeOptions o;
-    o.tile = tile;
-    o.pad = pad;
-    o.tiles_per_team = per_team;
-    o.team_rows = 1;
-    o.vector = 1;
+    const auto o = one_item_teams<tilekit::TransposeOptions>(tile, pad, per_team);
     for (int n : {1, 2, 20, 49})
       check_inplace<typename TypeParam::exec, typename TypeParam::value, Kokkos::LayoutRight>(
           n, tilekit::InplaceVariant::blocked, o);
@@ -77,8 +63,7 @@ TYPED_TEST(TransposeInplace, SmallOddTiles) {
 // back as whole rows) with its own large tiles: pairs clipped at every side,
 // edges that are and are not multiples of the 8 x 8 micro-block.
 TYPED_TEST(TransposeInplace, HostPathLargeTiles) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (tilekit::impl::micro_edge<E, T>() == 0) {
     GTEST_SKIP() << "the backend has no host path";
   } else {
@@ -98,8 +83,7 @@ TYPED_TEST(TransposeInplace, HostPathLargeTiles) {
 // than a micro-block), and teams of two work items where the space launches
 // them (the strips are for one-thread teams; larger ones keep the former order).
 TYPED_TEST(TransposeInplace, AliasedRowStrides) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (!has_aliased_order<E, T>()) {
     GTEST_SKIP() << "the backend has no aliased-rows order";
   } else {

@@ -18,10 +18,8 @@
 namespace {
 using namespace tilekit::test;
 
-template <class C>
-class TransposeInplaceRect : public ::testing::Test {};
-using RectTypes = Cases<std::int32_t, float, double, Kokkos::complex<double>>;
-TYPED_TEST_SUITE(TransposeInplaceRect, RectTypes, CaseNames);
+TILEKIT_TYPED_TEST_SUITE(TransposeInplaceRect,
+                         tilekit::support::List<std::int32_t, float, double, Kokkos::complex<double>>);
 
 template <class T>
 T element(std::int64_t k) {
@@ -115,8 +113,7 @@ TYPED_TEST(TransposeInplaceRect, Blocks) {
 // inplace_alias_bytes apart, past its stream_min_bytes: the blocks' pair
 // swap takes the aliased-rows order (test_transpose_inplace.cpp).
 TYPED_TEST(TransposeInplaceRect, BlocksAliasedRows) {
-  using E = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(E, T);
   if constexpr (!has_aliased_order<E, T>()) {
     GTEST_SKIP() << "the backend has no aliased-rows order";
   } else {
@@ -130,8 +127,7 @@ TYPED_TEST(TransposeInplaceRect, BlocksAliasedRows) {
 // The batch width a workspace bound gives: whole columns, one at least, at
 // most g; the default within a quarter of the matrix.
 TYPED_TEST(TransposeInplaceRect, BlocksWorkspace) {
-  using Exec = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(Exec, T);
   Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space> a("a", 80, 48);
   const std::int64_t g = 16, row_bytes = 80 / g * 48 * std::int64_t(sizeof(T));
   tilekit::TransposeOptions o;
@@ -202,8 +198,7 @@ TYPED_TEST(TransposeInplaceRect, Large) {
 
 // A plan runs many times: m x n to n x m with one plan, back with another.
 TYPED_TEST(TransposeInplaceRect, PlanReuse) {
-  using Exec = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(Exec, T);
   using View = Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space>;
   const std::int64_t m = 45, n = 75;
   View a("a", m, n), b("b", m, n);
@@ -230,8 +225,7 @@ TYPED_TEST(TransposeInplaceRect, PlanReuse) {
 // Rejected before anything is written: extents other than the planned ones,
 // and matrices beyond the 2^52 elements the index maps divide exactly.
 TYPED_TEST(TransposeInplaceRect, Rejected) {
-  using Exec = typename TypeParam::exec;
-  using T = typename TypeParam::value;
+  TILEKIT_CASE_TYPES(Exec, T);
   using View = Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space>;
   using Unmanaged = Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space,
                                  Kokkos::MemoryUnmanaged>;

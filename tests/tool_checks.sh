@@ -163,6 +163,19 @@ for align in 0 32 64; do
     echo "FAIL: permute --align $align"; cat "$tmp/out"; failed=1
   fi
 done
+# Special values: a NaN alpha or beta makes every output NaN, an infinite
+# alpha an infinity (or NaN where an element is 0), as the definition gives;
+# the check takes them as themselves (a wrong result exits nonzero).
+for scalars in "--alpha nan" "--alpha inf" "--alpha -inf --beta 2" "--beta nan"; do
+  for types in "--dtype float,double,cfloat" "--dtype float --out-dtype double"; do
+    if "$tool" permute --space all --shape 4,5,6 --perm 2,1,0 $scalars $types --reps 1 \
+        >"$tmp/out" 2>&1 && ! grep -q "WRONG RESULT" "$tmp/out"; then
+      echo "ok: permute $scalars $types"
+    else
+      echo "FAIL: permute $scalars $types"; cat "$tmp/out"; failed=1
+    fi
+  done
+done
 # Strided input windows (docs/strided.md) run, verify and are labelled.
 for kind in block rows2; do
   if "$tool" transpose --space all --m 37 --n 100 --sub "$kind" --sub-ld 131 --reps 1 \

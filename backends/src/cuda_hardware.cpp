@@ -1,7 +1,7 @@
 // CUDA device facts. The theoretical bandwidth is 2 (double data rate) x memory
 // clock x bus width, both read from the driver.
 #include <Kokkos_Core.hpp>
-#include <tilekit/hardware.hpp>
+#include <tilekit/hardware_info.hpp>
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include <cuda_runtime.h>

@@ -1,7 +1,7 @@
 // Host (CPU) facts: model name from /proc/cpuinfo, cache sizes from sysconf.
 // The theoretical DRAM bandwidth of a host cannot be read portably, so it is
 // reported as unknown rather than guessed.
-#include <tilekit/hardware.hpp>
+#include <tilekit/hardware_info.hpp>
 
 #include <unistd.h>
 

@@ -21,7 +21,7 @@
 //
 // Threads: a plan holds nothing execute() writes, so host threads may share one
 // (docs/reliability.md).
-#include <tilekit/impl/cmm_dispatch.hpp>
+#include <tilekit/impl/cmm/dispatch.hpp>
 
 namespace tilekit {
 

@@ -37,7 +37,7 @@
 // once, at construction), so host threads may share one, each on its own
 // views; plans on different execution space instances run concurrently
 // (docs/reliability.md).
-#include <tilekit/impl/permute_dispatch.hpp>
+#include <tilekit/impl/permute/dispatch.hpp>
 
 namespace tilekit {
 

@@ -24,10 +24,9 @@
 // Float sums accumulate in T in a fixed order (see ReducePlan::depth and
 // error_bound); the same n, alignment and launch shape give the same bits.
 //
-// The seed-004 ladder (six refinement steps of a parallel sum, and Kokkos'
-// parallel_reduce) is ReduceStepPlan, for teaching and measuring.
-#include <tilekit/impl/reduce_dispatch.hpp>
-#include <tilekit/impl/reduce_steps_dispatch.hpp>
+// (Seed 004's ladder, six refinement steps of a parallel sum, is
+// tilekit::study::ReduceStepPlan: <tilekit/study.hpp>.)
+#include <tilekit/impl/reduce/dispatch.hpp>
 
 #include <string>
 

@@ -1,6 +1,6 @@
 #pragma once
-// 2-D matrix transposition: out-of-place (naive, tiled, tiled_padded) and in-place
-// (square: naive or blocked pair swap; extents sharing a divisor >= 16: square blocks
+// 2-D matrix transposition: out-of-place (tiled, tiled_padded) and in-place
+// (square: blocked pair swap; extents sharing a divisor >= 16: square blocks
 // and a shuffle; any shape: the decomposition; docs/transpose_inplace.md). Work runs
 // asynchronously on the given execution space instance; nothing here fences.
 //
@@ -21,7 +21,7 @@
 // Threads: a plan holds nothing execute() writes, so host threads may share
 // one (each on its own views); plans on different execution space instances
 // run concurrently (docs/reliability.md).
-#include <tilekit/impl/transpose_dispatch.hpp>
+#include <tilekit/impl/transpose/dispatch.hpp>
 #include <tilekit/permute.hpp>
 
 namespace tilekit {
@@ -29,14 +29,9 @@ namespace tilekit {
 namespace impl {
 
 /// A transpose's options for the permute {1, 0} it runs as (the same meanings).
-inline PermuteOptions as_permute_options(TransposeVariant variant, const TransposeOptions& o,
-                                         PermuteVariant& v) {
-  v = variant == TransposeVariant::naive ? PermuteVariant::naive : PermuteVariant::fused;
+inline PermuteOptions as_permute_options(const TransposeOptions& o) {
   PermuteOptions p;
-  p.tile = o.tile;
-  p.team_rows = o.team_rows;
-  p.vector = o.vector;
-  p.pad = o.pad;
+  static_cast<LaunchOptions&>(p) = o;
   p.label = o.label;
   return p;
 }
@@ -44,18 +39,16 @@ inline PermuteOptions as_permute_options(TransposeVariant variant, const Transpo
 }  // namespace impl
 
 /// out = in^T. Views of different value types (out = convert(in)^T, e.g.
-/// float into half_t) run as the permute {1, 0}: its tiled kernel, converting
-/// at the store (docs/types.md); naive stays naive, the tiled variants take
-/// the permute's fused plan.
+/// float into half_t) run as the permute {1, 0}: its fused plan, converting
+/// at the store (docs/types.md).
 template <class ExecSpace, class InView, class OutView>
 void transpose(const ExecSpace& exec, const InView& in, const OutView& out,
                TransposeVariant variant = TransposeVariant::tiled_padded,
                const TransposeOptions& opts = {}) {
   if constexpr (!std::is_same_v<typename InView::non_const_value_type,
                                 typename OutView::non_const_value_type>) {
-    PermuteVariant v;
-    const PermuteOptions po = impl::as_permute_options(variant, opts, v);
-    permute(exec, in, out, {1, 0}, 1, 0, v, po);
+    (void)variant;  // both tiled variants: the permute's fused plan
+    permute(exec, in, out, {1, 0}, 1, 0, PermuteVariant::fused, impl::as_permute_options(opts));
   } else {
     TransposePlan(exec, in, out, variant, opts).execute(in, out);
   }

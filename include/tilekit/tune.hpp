@@ -180,8 +180,6 @@ TuneResult<TransposeOptions> tune_transpose(
     const TuneSettings& s = {}) {
   using T = typename OutView::non_const_value_type;
   const std::string where = base.label + " (tune)";
-  if (variant == TransposeVariant::naive)
-    detail::fail(where, "the naive variant has no launch shape to tune");
   // Checks the views as the plan does, before anything runs.
   TransposePlan<ExecSpace, T>(exec, in, out, variant, base);
   const auto key = impl::tune_key("transpose", exec, in, std::string(to_string(variant)));

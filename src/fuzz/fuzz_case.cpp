@@ -55,26 +55,15 @@ std::uint64_t mix(std::uint64_t x) {
 
 std::int64_t Case::elements() const { return product(shape); }
 
+// The names in the order of the enumerators.
 std::string to_string(Op op) {
-  switch (op) {
-    case Op::transpose: return "transpose";
-    case Op::inplace: return "inplace";
-    case Op::permute: return "permute";
-    case Op::reduce: return "reduce";
-  }
-  return "?";
+  static const char* const names[] = {"transpose", "inplace", "permute", "reduce"};
+  return names[static_cast<int>(op)];
 }
 
 std::string to_string(Type t) {
-  switch (t) {
-    case Type::int32: return "int32";
-    case Type::int64: return "int64";
-    case Type::float32: return "float";
-    case Type::float64: return "double";
-    case Type::cfloat32: return "cfloat";
-    case Type::cfloat64: return "cdouble";
-  }
-  return "?";
+  static const char* const names[] = {"int32", "int64", "float", "double", "cfloat", "cdouble"};
+  return names[static_cast<int>(t)];
 }
 
 std::size_t size_of(Type t) {

@@ -5,68 +5,45 @@
 // one unit, the 3 spaces x 6 types x 8 ranks x 2 layouts of plans took nvcc
 // longer than a GPU build can wait. This file keeps the dispatch, run_move.
 #include <tilekit/permute.hpp>
+#include <tilekit/study.hpp>
 #include <tilekit/transpose.hpp>
 
+#include <cstddef>
 #include <exception>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "fuzz_reference.hpp"
 #include "fuzz_run.hpp"
+#include "support/spaces.hpp"
+#include "support/views.hpp"
 
 namespace tilekit::fuzz {
 
 namespace {
 
-template <class T, int R> struct Stars { using type = typename Stars<T, R - 1>::type*; };
-template <class T> struct Stars<T, 0> { using type = T; };
+using support::view_of;
+using support::with_layout;
+using support::with_rank;
 
-template <class T, int R, class Layout, class Mem>
-using UView = Kokkos::View<typename Stars<T, R>::type, Layout, Mem, Kokkos::MemoryUnmanaged>;
-
-template <class V, std::size_t... I>
-V make_view(typename V::pointer_type p, const std::vector<std::int64_t>& e,
-            std::index_sequence<I...>) {
-  return V(p, static_cast<std::size_t>(e[I])...);
-}
-
-template <int R, class Layout, class Mem, class T>
-auto view_of(T* p, const std::vector<std::int64_t>& e) {
-  using V = UView<T, R, Layout, Mem>;
-  return make_view<V>(p, e, std::make_index_sequence<R>{});
-}
-
-/// fn(std::integral_constant<int, R>) for the run-time rank r (1 to 8).
+/// fn(v) with the variant of this name: the library's (TransposeVariant,
+/// PermuteVariant) or the seeds' (study::Permute3Variant; nullptr: the naive
+/// transpose).
 template <class Fn>
-void with_rank(int r, Fn&& fn) {
-  switch (r) {
-    case 1: return fn(std::integral_constant<int, 1>{});
-    case 2: return fn(std::integral_constant<int, 2>{});
-    case 3: return fn(std::integral_constant<int, 3>{});
-    case 4: return fn(std::integral_constant<int, 4>{});
-    case 5: return fn(std::integral_constant<int, 5>{});
-    case 6: return fn(std::integral_constant<int, 6>{});
-    case 7: return fn(std::integral_constant<int, 7>{});
-    case 8: return fn(std::integral_constant<int, 8>{});
-  }
-  throw std::invalid_argument("fuzz: rank " + std::to_string(r) + " is not 1 to 8");
-}
-
-template <class Fn>
-void with_layout(bool left, Fn&& fn) {
-  if (left) fn(Kokkos::LayoutLeft{});
-  else fn(Kokkos::LayoutRight{});
-}
-
-[[maybe_unused]] inline TransposeVariant transpose_variant(const std::string& v) {
-  for (auto x : {TransposeVariant::naive, TransposeVariant::tiled, TransposeVariant::tiled_padded})
-    if (to_string(x) == v) return x;
+void with_transpose_variant(const std::string& v, Fn&& fn) {
+  if (v == "naive") return fn(nullptr);
+  for (auto x : {TransposeVariant::tiled, TransposeVariant::tiled_padded})
+    if (to_string(x) == v) return fn(x);
   throw std::invalid_argument("fuzz: no transpose variant " + v);
 }
 
-[[maybe_unused]] inline PermuteVariant permute_variant(const std::string& v) {
+template <class Fn>
+void with_permute_variant(const std::string& v, Fn&& fn) {
   for (auto x : permute_variants)
-    if (to_string(x) == v) return x;
+    if (to_string(x) == v) return fn(x);
+  for (auto x : study::permute3_variants)
+    if (to_string(x) == v) return fn(x);
   throw std::invalid_argument("fuzz: no permute variant " + v);
 }
 
@@ -113,14 +90,23 @@ Outcome move_typed(const Exec& exec, const Case& c) {
       if (c.op == Op::transpose) {
         auto vin = view_of<2, L, Mem>(din.data(), c.shape);
         auto vout = view_of<2, L, Mem>(dout.data(), {c.shape[1], c.shape[0]});
-        TransposePlan plan(exec, vin, vout, transpose_variant(c.variant));
-        plan.execute(vin, vout);
+        with_transpose_variant(c.variant, [&](auto v) {
+          if constexpr (std::is_same_v<decltype(v), std::nullptr_t>)
+            study::NaiveTransposePlan(exec, vin, vout).execute(vin, vout);
+          else
+            TransposePlan(exec, vin, vout, v).execute(vin, vout);
+        });
         o.method = c.variant;
       } else if (inplace) {
         auto a = view_of<2, L, Mem>(din.data(), c.shape);
-        InplaceTransposePlan plan(
-            exec, a, c.variant == "inplace_naive" ? InplaceVariant::naive : InplaceVariant::blocked);
-        plan.execute(a);
+        // The naive swap takes square matrices; any other takes the
+        // decomposition (InplaceTransposePlan's choice for all but blocked).
+        if (c.variant != "inplace_naive")
+          InplaceTransposePlan(exec, a, InplaceVariant::blocked).execute(a);
+        else if (c.shape[0] == c.shape[1])
+          study::NaiveInplaceTransposePlan(exec, a).execute(a);
+        else
+          InplaceTransposePlan(exec, a, InplaceVariant::decomposed).execute(a);
         o.method = c.variant;
       } else {
         std::vector<std::int64_t> oshape(r);
@@ -129,11 +115,19 @@ Outcome move_typed(const Exec& exec, const Case& c) {
         with_rank(r, [&](auto R) {
           auto vin = view_of<decltype(R)::value, L, Mem>(din.data(), c.shape);
           auto vout = view_of<decltype(R)::value, L, Mem>(dout.data(), oshape);
-          PermutePlan plan(exec, vin, vout, perm, permute_variant(c.variant));
-          plan.execute(vin, vout, alpha, beta);
-          o.method = std::string(to_string(plan.method()));
-          if (plan.method() == PermuteMethod::tiled)
-            o.method += "/" + box_name(plan.tiled_layout().kind);
+          with_permute_variant(c.variant, [&](auto v) {
+            if constexpr (std::is_same_v<decltype(v), study::Permute3Variant>) {
+              study::Permute3Plan plan(exec, vin, vout, perm, v);
+              plan.execute(vin, vout, alpha, beta);
+              o.method = std::string(plan.method());
+            } else {
+              PermutePlan plan(exec, vin, vout, perm, v);
+              plan.execute(vin, vout, alpha, beta);
+              o.method = std::string(to_string(plan.method()));
+              if (plan.method() == PermuteMethod::tiled)
+                o.method += "/" + box_name(plan.tiled_layout().kind);
+            }
+          });
         });
       }
     });
@@ -162,15 +156,9 @@ Outcome run_move(const Exec& exec, const Case& c) {
   return with_type(c.type, [&](auto t) { return move_typed<Exec, decltype(t)>(exec, c); });
 }
 
-#if defined(TILEKIT_SPACE_SERIAL)
-template Outcome run_move(const Kokkos::Serial&, const Case&);
-#endif
-#if defined(TILEKIT_SPACE_OPENMP)
-template Outcome run_move(const Kokkos::OpenMP&, const Case&);
-#endif
-#if defined(TILEKIT_SPACE_CUDA)
-template Outcome run_move(const Kokkos::Cuda&, const Case&);
-#endif
+#define TILEKIT_RUN_MOVE(Exec) template Outcome run_move(const Exec&, const Case&);
+TILEKIT_FOR_EACH_SPACE(TILEKIT_RUN_MOVE)
+#undef TILEKIT_RUN_MOVE
 #endif  // !TILEKIT_TOOL_INSTANCES_TU
 
 }  // namespace tilekit::fuzz

@@ -9,31 +9,25 @@
 
 #include "fuzz_reference.hpp"
 #include "fuzz_run.hpp"
+#include "support/spaces.hpp"
+#include "support/views.hpp"
 
 namespace tilekit::fuzz {
 
 namespace {
 
-template <class T, int R> struct Stars { using type = typename Stars<T, R - 1>::type*; };
-template <class T> struct Stars<T, 0> { using type = T; };
-
 /// fn(v) with v an unmanaged view of rank 1 to 4 of the case's shape and layout.
 template <class Mem, class T, class Fn>
 void with_view(const T* p, const Case& c, Fn&& fn) {
-  auto e = [&](int d) { return static_cast<std::size_t>(c.shape[d]); };
-  auto go = [&](auto layout) {
+  const int r = static_cast<int>(c.shape.size());
+  if (r < 1 || r > 4) throw std::invalid_argument("fuzz: reduce cases have rank 1 to 4");
+  support::with_layout(c.left, [&](auto layout) {
     using L = decltype(layout);
-    using U = Kokkos::MemoryUnmanaged;
-    switch (c.shape.size()) {
-      case 1: return fn(Kokkos::View<const T*, L, Mem, U>(p, e(0)));
-      case 2: return fn(Kokkos::View<const T**, L, Mem, U>(p, e(0), e(1)));
-      case 3: return fn(Kokkos::View<const T***, L, Mem, U>(p, e(0), e(1), e(2)));
-      case 4: return fn(Kokkos::View<const T****, L, Mem, U>(p, e(0), e(1), e(2), e(3)));
-    }
-    throw std::invalid_argument("fuzz: reduce cases have rank 1 to 4");
-  };
-  if (c.left) go(Kokkos::LayoutLeft{});
-  else go(Kokkos::LayoutRight{});
+    support::with_rank(r, [&](auto R) {
+      constexpr int rank = decltype(R)::value;
+      if constexpr (rank <= 4) fn(support::view_of<rank, L, Mem>(p, c.shape));
+    });
+  });
 }
 
 template <class Op, class T>
@@ -130,14 +124,8 @@ Outcome run_reduce(const Exec& exec, const Case& c) {
   throw std::invalid_argument("fuzz: reductions take int32, int64, float or double");
 }
 
-#if defined(TILEKIT_SPACE_SERIAL)
-template Outcome run_reduce(const Kokkos::Serial&, const Case&);
-#endif
-#if defined(TILEKIT_SPACE_OPENMP)
-template Outcome run_reduce(const Kokkos::OpenMP&, const Case&);
-#endif
-#if defined(TILEKIT_SPACE_CUDA)
-template Outcome run_reduce(const Kokkos::Cuda&, const Case&);
-#endif
+#define TILEKIT_RUN_REDUCE(Exec) template Outcome run_reduce(const Exec&, const Case&);
+TILEKIT_FOR_EACH_SPACE(TILEKIT_RUN_REDUCE)
+#undef TILEKIT_RUN_REDUCE
 
 }  // namespace tilekit::fuzz

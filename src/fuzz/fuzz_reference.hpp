@@ -12,24 +12,17 @@
 #include <vector>
 
 #include "fuzz_case.hpp"
+#include "support/types.hpp"
 
 namespace tilekit::fuzz {
 
 template <class T> struct is_complex : std::false_type {};
 template <class R> struct is_complex<Kokkos::complex<R>> : std::true_type {};
 
-/// Calls fn(T{}) for the case's element type.
+/// Calls fn(T{}) for the case's element type (Type follows support::ElementTypes).
 template <class Fn>
 auto with_type(Type t, Fn&& fn) {
-  switch (t) {
-    case Type::int32: return fn(std::int32_t{});
-    case Type::int64: return fn(std::int64_t{});
-    case Type::float32: return fn(float{});
-    case Type::float64: return fn(double{});
-    case Type::cfloat32: return fn(Kokkos::complex<float>{});
-    case Type::cfloat64: break;
-  }
-  return fn(Kokkos::complex<double>{});
+  return support::with_type_at(support::ElementTypes{}, static_cast<int>(t), std::forward<Fn>(fn));
 }
 
 /// Element k of a buffer drawn from `seed`. Every value, and every alpha x +

@@ -106,7 +106,7 @@ bool run_space_type(const CmmArgs& o, const Exec& exec, double peak, report::Rep
     row.variant = variant;
     row.space = Exec::name();
     row.shape = {n, n};
-    row.dtype = std::string(dtype_name<T>());
+    row.dtype = type_name<T>();
     row.ms = ms;
     row.bytes = bytes;
     report::finish_row(row, copy, pk);
@@ -199,8 +199,7 @@ bool run_space_type(const CmmArgs& o, const Exec& exec, double peak, report::Rep
 namespace {
 
 Runner setup(CLI::App& app) {
-  auto o = std::make_shared<CmmArgs>();
-  add_common_options(app, o->common);
+  auto o = make_args<CmmArgs>(app);
   app.add_option("--n", o->n, "edge N of the N x N inputs (even); C is N/2 x N")
       ->capture_default_str()
       ->check(CLI::Range(std::int64_t{2}, std::int64_t{1} << 20));
@@ -222,10 +221,8 @@ Runner setup(CLI::App& app) {
       if (d != "float" && d != "double")
         throw CLI::ValidationError("--dtype", "cmm computes in float or double, not '" + d + "'");
     const double nn = static_cast<double>(o->n) * static_cast<double>(o->n);
-    preflight(o->common, [&](std::size_t es) { return 2.5 * nn * es; });  // A, B and C
-    report::Report rep;
-    const bool ok = measure_cmm(*o, rep);
-    return finish(o->common, rep, ok);
+    return measure_and_finish(*o, measure_cmm,
+                              [&](std::size_t es) { return 2.5 * nn * es; });  // A, B and C
   };
 }
 

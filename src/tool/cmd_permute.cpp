@@ -3,12 +3,15 @@
 // spaces and types. Every result is checked against a host reference. With
 // --out-dtype or --conj (complex types) the rows are permute_convert.cpp's.
 #include <tilekit/permute.hpp>
+#include <tilekit/study/permute3d.hpp>
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <numeric>
 #include <utility>
+#include <variant>
 
 #include "families.hpp"
 #include "permute_common.hpp"
@@ -42,7 +45,7 @@ void for_each_type(const std::string& which, Fn&& fn) {
 /// rank and layout: execute() and what the plan chose.
 struct PlanRun {
   std::function<void()> execute;
-  PermuteMethod method;
+  std::string method;  ///< PermuteMethod's name, or the seed kernel's family
   std::string fused;
   int skew = 0;  ///< the plan's skewed tiles (PermutePlan::skew), 0: none
   int pack = 1;  ///< elements per access of its pure moves (PermutePlan::pack_width)
@@ -79,25 +82,33 @@ struct SubWindow {
   return w;
 }
 
+/// A variant of the subcommand: the library's, or a seed kernel (tilekit::study).
+using Variant = std::variant<PermuteVariant, study::Permute3Variant>;
+
 /// The plan's views: the input contiguous over a, or (sub) a LayoutStride
 /// window over a parent at a; the output contiguous over b.
 template <class Exec, class T, int R, class Layout>
 PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext,
-                 const std::vector<int>& perm, PermuteVariant v, const PermuteOptions& opts,
+                 const std::vector<int>& perm, const Variant& v, const PermuteOptions& opts,
                  double alpha, double beta, const SubWindow* sub) {
   using Mem = typename Exec::memory_space;
-  using V = typename ViewOf<T, R, Layout, Mem>::type;
-  using W = typename ViewOf<T, R, Kokkos::LayoutStride, Mem>::type;
+  using V = ViewOf<T, R, Layout, Mem>;
+  using W = ViewOf<T, R, Kokkos::LayoutStride, Mem>;
   std::vector<index_t> oext(R);
   for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
   const V out = make_view<V>(b, oext, std::make_index_sequence<R>{});
   auto run = [&](const auto& in) -> PlanRun {
+    if (const auto* seed = std::get_if<study::Permute3Variant>(&v)) {
+      auto plan = std::make_shared<study::Permute3Plan<Exec, T>>(exec, in, out, perm, *seed, opts);
+      return {[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); },
+              std::string(plan->method()), "", 0, 1, "", 0};
+    }
     using P = PermutePlan<Exec, T>;
-    auto plan = std::make_shared<P>(exec, in, out, perm, v, opts);
+    auto plan = std::make_shared<P>(exec, in, out, perm, std::get<PermuteVariant>(v), opts);
     PlanRun r{[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); },
-              plan->method(), plan->fused_shape().to_string(), plan->skew(), plan->pack_width(),
-              "", 0};
-    if (r.method == PermuteMethod::tiled) {
+              std::string(to_string(plan->method())), plan->fused_shape().to_string(),
+              plan->skew(), plan->pack_width(), "", 0};
+    if (plan->method() == PermuteMethod::tiled) {
       const impl::TiledLayout& L = plan->tiled_layout();
       r.box = std::to_string(L.box[impl::load_rows]) + "x" + std::to_string(L.box[impl::load_cols]);
       r.threads = plan->tiled_team_size();
@@ -121,35 +132,14 @@ template <class Exec, class T, int R, class Layout>
 void fill_window(const Exec& exec, const T* a, T* p, const std::vector<index_t>& ext,
                  const SubWindow& sub) {
   using Mem = typename Exec::memory_space;
-  using V = typename ViewOf<const T, R, Layout, Mem>::type;
-  using W = typename ViewOf<T, R, Kokkos::LayoutStride, Mem>::type;
+  using V = ViewOf<const T, R, Layout, Mem>;
+  using W = ViewOf<T, R, Kokkos::LayoutStride, Mem>;
   Kokkos::LayoutStride l;
   for (int d = 0; d < R; ++d) {
     l.dimension[d] = static_cast<std::size_t>(ext[d]);
     l.stride[d] = static_cast<std::size_t>(sub.strides[d]);
   }
   Kokkos::deep_copy(exec, W(p, l), make_view<V>(a, ext, std::make_index_sequence<R>{}));
-}
-
-template <class Exec, class T, class Layout, std::size_t... R>
-PlanRun make_run_rank(std::size_t rank, const Exec& exec, T* a, T* b,
-                      const std::vector<index_t>& ext, const std::vector<int>& perm,
-                      PermuteVariant v, const PermuteOptions& opts, double alpha, double beta,
-                      const SubWindow* sub, std::index_sequence<R...>) {
-  PlanRun run;
-  ((rank == R + 1 ? (run = make_run<Exec, T, R + 1, Layout>(exec, a, b, ext, perm, v, opts,
-                                                              alpha, beta, sub),
-                     0)
-                  : 0),
-   ...);
-  return run;
-}
-
-template <class Exec, class T, class Layout, std::size_t... R>
-void fill_window_rank(std::size_t rank, const Exec& exec, const T* a, T* p,
-                      const std::vector<index_t>& ext, const SubWindow& sub,
-                      std::index_sequence<R...>) {
-  ((rank == R + 1 ? (fill_window<Exec, T, R + 1, Layout>(exec, a, p, ext, sub), 0) : 0), ...);
 }
 
 }  // namespace
@@ -171,18 +161,21 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   Kokkos::View<T*, Mem> b(Kokkos::view_alloc(exec, "tilekit::tool::b"), count);
   fill_pattern(exec, a);
   // --sub: the kernels read a window of a parent holding a's elements.
-  constexpr auto ranks = std::make_index_sequence<impl::permute_max_rank>{};
   const bool sub = o.sub != "none";
   const SubWindow win = sub ? sub_window(o.sub, ext, left) : SubWindow{};
   Kokkos::View<T*, Mem> parent(Kokkos::view_alloc(exec, "tilekit::tool::parent"), win.size);
-  if (sub) {
-    if (left)
-      fill_window_rank<Exec, T, Kokkos::LayoutLeft>(ext.size(), exec, a.data(), parent.data(),
-                                                     ext, win, ranks);
-    else
-      fill_window_rank<Exec, T, Kokkos::LayoutRight>(ext.size(), exec, a.data(), parent.data(),
-                                                      ext, win, ranks);
-  }
+  // fn(std::integral_constant<int, R>{}, Layout{}) for the shape's rank and layout.
+  auto with_shape = [&](auto&& fn) {
+    return support::with_layout(left, [&](auto layout) {
+      using L = decltype(layout);
+      return support::with_rank(R, [&](auto rank) { return fn(rank, L{}); });
+    });
+  };
+  if (sub)
+    with_shape([&](auto rank, auto layout) {
+      fill_window<Exec, T, decltype(rank)::value, decltype(layout)>(exec, a.data(), parent.data(),
+                                                                    ext, win);
+    });
   T* const src = sub ? parent.data() : a.data();
   exec.fence();
 
@@ -214,16 +207,13 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
     return rep.rows.back();
   };
   // Runs one plan: poison, execute, check, time; adds its row.
-  auto measure = [&](const std::string& name, const std::vector<int>& perm, PermuteVariant v,
+  auto measure = [&](const std::string& name, const std::vector<int>& perm, const Variant& v,
                      double naive_ms) -> double {
     const SubWindow* w = sub ? &win : nullptr;
-    const PlanRun run =
-        left ? make_run_rank<Exec, T, Kokkos::LayoutLeft>(ext.size(), exec, src, b.data(), ext,
-                                                          perm, v, o.launch, o.alpha, o.beta, w,
-                                                          ranks)
-             : make_run_rank<Exec, T, Kokkos::LayoutRight>(ext.size(), exec, src, b.data(), ext,
-                                                           perm, v, o.launch, o.alpha, o.beta, w,
-                                                           ranks);
+    const PlanRun run = with_shape([&](auto rank, auto layout) {
+      return make_run<Exec, T, decltype(rank)::value, decltype(layout)>(
+          exec, src, b.data(), ext, perm, v, o.launch, o.alpha, o.beta, w);
+    });
     Kokkos::deep_copy(exec, b, static_cast<T>(-7));
     run.execute();
     const bool good = verify(perm);
@@ -236,8 +226,8 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
       row.extra["in_strides"] = impl::join(win.strides, win.strides.size());
     }
     if (o.alpha != 1 || o.beta != 0) row.extra["alpha"] = o.alpha, row.extra["beta"] = o.beta;
-    row.extra["method"] = std::string(to_string(run.method));
-    if (v == PermuteVariant::fused) row.extra["fused"] = run.fused;
+    row.extra["method"] = run.method;
+    if (v == Variant(PermuteVariant::fused)) row.extra["fused"] = run.fused;
     if (run.skew > 0) row.extra["skew"] = run.skew;
     if (!run.box.empty()) {
       row.extra["box"] = run.box;
@@ -270,17 +260,23 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   }
   if (R == 3 && !sub) {
     const std::vector<int> id = {0, 1, 2};
-    if (selected("copy_simple")) measure("copy_simple", id, PermuteVariant::simple_templated, 0);
-    if (selected("copy_shared")) measure("copy_shared", id, PermuteVariant::shared_templated, 0);
+    using study::Permute3Variant;
+    if (selected("copy_simple")) measure("copy_simple", id, Permute3Variant::simple_templated, 0);
+    if (selected("copy_shared")) measure("copy_shared", id, Permute3Variant::shared_templated, 0);
   }
+  // The library's variants, then the seeds' rank-3 kernels (contiguous views
+  // only); those after naive report their speedup over it.
+  std::vector<Variant> variants(std::begin(permute_variants), std::end(permute_variants));
+  if (R == 3 && !sub)
+    for (auto v : study::permute3_variants) variants.push_back(v);
   for (const auto& perm : permutations(o, R)) {
     double naive_ms = 0;
-    for (auto v : permute_variants) {
-      const std::string name(to_string(v));
-      // The seed's rank-3 kernels take contiguous views only.
-      if (!selected(name) || (is_rank3_variant(v) && (R != 3 || sub))) continue;
-      const double ms = measure(name, perm, v, v == PermuteVariant::naive ? 0 : naive_ms);
-      if (v == PermuteVariant::naive) naive_ms = ms;
+    for (const auto& v : variants) {
+      const std::string name = std::visit([](auto x) { return std::string(to_string(x)); }, v);
+      if (!selected(name)) continue;
+      const bool naive = v == Variant(PermuteVariant::naive);
+      const double ms = measure(name, perm, v, naive ? 0 : naive_ms);
+      if (naive) naive_ms = ms;
     }
   }
   return ok;
@@ -294,8 +290,7 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
 namespace {
 
 Runner setup(CLI::App& app) {
-  auto o = std::make_shared<PermuteArgs>();
-  add_common_options(app, o->common);
+  auto o = make_args<PermuteArgs>(app);
   app.add_option("--shape", o->shape, "input extents, comma-separated (rank 1 to 8)")
       ->capture_default_str();
   app.add_option("--perm", o->perms,
@@ -349,12 +344,9 @@ Runner setup(CLI::App& app) {
     // In and out (a converting row's types are at most 8 bytes, or the
     // complex type itself; its copy baseline takes one more buffer).
     const double buffers = o->out_dtype.empty() && !o->conj ? (o->sub != "none" ? 4 : 2) : 3;
-    preflight(o->common, [&](std::size_t es) {
+    return measure_and_finish(*o, measure_permute, [&](std::size_t es) {
       return buffers * elements * std::max<std::size_t>(es, o->out_dtype.empty() ? es : 8);
     });
-    report::Report rep;
-    const bool ok = measure_permute(*o, rep);
-    return finish(o->common, rep, ok);
   };
 }
 

@@ -12,6 +12,7 @@
 // column block of a matrix, every other element): the production rows only,
 // beside the deep_copy of n contiguous elements (docs/strided.md).
 #include <tilekit/reduce.hpp>
+#include <tilekit/study/reduce_ladder.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +27,9 @@
 
 namespace tilekit::tool {
 namespace {
+
+using study::ReduceStep;
+using study::ReduceStepPlan;
 
 [[maybe_unused]] const ReduceStep kLadder[] = {
     ReduceStep::naive,     ReduceStep::strided,     ReduceStep::sequential,
@@ -175,7 +179,7 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
     row.variant = variant;
     row.space = Exec::name();
     row.shape = {n};
-    row.dtype = std::string(dtype_name<T>());
+    row.dtype = type_name<T>();
     row.ms = t.ms;
     row.bytes = bytes;
     row.verified = checked && good;
@@ -209,8 +213,15 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
   }
 
   Kokkos::View<S, Mem> rs("tilekit::tool::sum");
-  ReduceOptions ladder_shape = o.shape;  // step 6 takes the first --teams value
-  if (!o.teams.empty()) ladder_shape.teams = o.teams.front();
+  // The ladder (tilekit::study) takes the production reduce's team shape;
+  // step 6 takes the first --teams value.
+  study::ReduceStepOptions ladder_shape;
+  ladder_shape.team_rows = o.shape.team_rows;
+  ladder_shape.vector = o.shape.vector;
+  ladder_shape.teams = o.teams.empty() ? o.shape.teams : o.teams.front();
+  ladder_shape.block = o.block;
+  ladder_shape.warp = o.warp;
+  ladder_shape.label = o.shape.label;
   // The ladder: step speedup over the previous rung, cumulative over naive
   // (the seed's sums of int32, int64, float and double).
   if constexpr (modulus == 0) {
@@ -230,7 +241,9 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
       prev_ms = row.ms;
     }
     if (selected("kokkos") && !sub) {
-      ReduceStepPlan plan(exec, a0, ReduceStep::kokkos, o.shape);
+      study::ReduceStepOptions kokkos_shape = ladder_shape;
+      kokkos_shape.teams = o.shape.teams;
+      ReduceStepPlan plan(exec, a0, ReduceStep::kokkos, kokkos_shape);
       Kokkos::deep_copy(exec, rs, S(-7));
       plan.execute(a0, rs);
       const bool good = !o.common.check || sum_ok(fetch(rs), ref.sum, plan.error_bound(sum_abs));
@@ -328,8 +341,7 @@ const std::vector<std::string> kSubVariants = {"all", "copy", "sum", "sum_compen
                                                "min", "max", "minloc", "maxloc"};
 
 Runner setup(CLI::App& app) {
-  auto o = std::make_shared<ReduceArgs>();
-  add_common_options(app, o->common);
+  auto o = make_args<ReduceArgs>(app);
   app.add_option("--n", o->n, "elements (a comma-separated list runs each size)")
       ->delimiter(',')
       ->capture_default_str()
@@ -354,8 +366,8 @@ Runner setup(CLI::App& app) {
           std::map<std::string, ReduceSplit>{{"backend", ReduceSplit::backend},
                                              {"contiguous", ReduceSplit::contiguous},
                                              {"interleaved", ReduceSplit::interleaved}}));
-  app.add_option("--block", o->shape.block, "ladder: work items per team (a power of two)");
-  app.add_option("--warp", o->shape.warp, "ladder: width of the unrolled last level");
+  app.add_option("--block", o->block, "ladder: work items per team (a power of two)");
+  app.add_option("--warp", o->warp, "ladder: width of the unrolled last level");
   add_transfers_option(app, o->transfers);
   app.add_option("--sub", o->sub,
                  "none, block (a column block: --n elements in rows of --sub-cols, in a parent "
@@ -381,18 +393,15 @@ Runner setup(CLI::App& app) {
     const double most = static_cast<double>(*std::max_element(o->n.begin(), o->n.end()));
     // input (under --sub: the parent, at most 2n, and the copy's source), copy baseline
     const double buffers = o->sub == "none" ? 2 : 4;
-    preflight(o->common, [&](std::size_t es) { return buffers * most * es; });
-    report::Report rep;
-    const bool ok = measure_reduce(*o, rep);
-    return finish(o->common, rep, ok);
+    return measure_and_finish(*o, measure_reduce,
+                              [&](std::size_t es) { return buffers * most * es; });
   };
 }
 
 }  // namespace
 
 bool measure_reduce(const ReduceArgs& o, report::Report& rep) {
-  check_variants(o.variant, kVariants);
-  begin_report(o.common, o.transfers, rep);
+  begin_measurement(o, kVariants, rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const auto hw = hardware_info(exec);

@@ -1,5 +1,6 @@
 // `tilekit transpose`: every 2-D transpose variant against the deep_copy of
 // the same bytes, on the selected spaces and types.
+#include <tilekit/study/transpose_naive.hpp>
 #include <tilekit/transpose.hpp>
 
 #include <algorithm>
@@ -51,24 +52,16 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
   };
   // b <- poison, so a kernel that skips elements is caught by the check.
   auto poison = [&] { Kokkos::deep_copy(exec, b, static_cast<T>(-7)); };
-  // transposed: b holds in^T (out-of-place, or in-place on a copy of a).
-  auto verify = [&]() -> bool {
+  // b holds in^T: out of place the input at(i, j) (a --sub window's parent
+  // index), in place (a copy of) a, contiguous.
+  auto verify = [&](bool out_of_place) -> bool {
     if (!o.common.check) return true;
     exec.fence();
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
     for (std::int64_t i = 0; i < rows; ++i)
       for (std::int64_t j = 0; j < cols; ++j)
-        if (h(j * rows + i) != static_cast<T>(pattern(at(i, j)))) return false;
-    return true;
-  };
-  // In place: b holds the transpose of a (contiguous).
-  auto verify_contiguous = [&]() -> bool {
-    if (!o.common.check) return true;
-    exec.fence();
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
-    for (std::int64_t i = 0; i < rows; ++i)
-      for (std::int64_t j = 0; j < cols; ++j)
-        if (h(j * rows + i) != static_cast<T>(pattern(i * cols + j))) return false;
+        if (h(j * rows + i) != static_cast<T>(pattern(out_of_place ? at(i, j) : i * cols + j)))
+          return false;
     return true;
   };
 
@@ -81,7 +74,7 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
     row.variant = variant;
     row.space = Exec::name();
     row.shape = {rows, cols};
-    row.dtype = std::string(dtype_name<T>());
+    row.dtype = type_name<T>();
     row.ms = t.median_ms;
     row.bytes = bytes;
     row.verified = verified;
@@ -113,71 +106,84 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
     });
     add_row("copy_kernel", t, false, 0);
   }
-  for (auto v : {TransposeVariant::naive, TransposeVariant::tiled, TransposeVariant::tiled_padded}) {
-    if (!selected(std::string(to_string(v)))) continue;
-    auto one = [&](const auto& src) {
-      TransposePlan plan(exec, src, out, v, o.shape);
-      poison();
-      plan.execute(src, out);
-      const bool good = verify();
-      ok = ok && good;
-      auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(src, out); });
-      auto row = add_row(std::string(to_string(v)) + (sub ? "_sub_" + o.sub : ""), t,
-                         o.common.check && good, v == TransposeVariant::naive ? 0 : naive_ms);
-      if (v == TransposeVariant::naive) naive_ms = row.ms;
-      if (v != TransposeVariant::naive) {
-        rep.rows.back().extra["tile"] = plan.config().tile;
-        if (plan.tile_rows() != plan.config().tile)
-          rep.rows.back().extra["tile_rows"] = plan.tile_rows();
-        rep.rows.back().extra["threads"] = plan.config().team_rows * plan.config().vector;
-        if (plan.thin()) rep.rows.back().extra["kernel"] = "thin";
-        if (plan.skew() > 0) rep.rows.back().extra["skew"] = plan.skew();
-      }
-      if (sub) {
-        rep.rows.back().extra["sub"] = o.sub;
-        rep.rows.back().extra["in_strides"] = std::to_string(ld) + ",1";
-        rep.rows.back().extra["kernel"] =
-            v == TransposeVariant::naive ? "naive"
-            : plan.thin()                ? "thin"
-            : plan.tiled()               ? "tiled"
-                                         : "strided";
-      }
-      if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
-      if (!o.transfers.empty())
-        add_transfer_rows(exec, o.common, o.transfers, a, b, [&] { plan.execute(src, out); },
-                          rep.rows.back(), copy_gbps, peak, rep);
-    };
-    if (sub)
-      one(win);
-    else
-      one(in);
-  }
+  // Seed 002's naive transpose (tilekit::study), then the library's variants,
+  // with their speedup over it.
+  auto out_of_place = [&](const std::string& name, const auto& src, const auto& plan) {
+    constexpr bool naive = std::is_same_v<std::decay_t<decltype(plan)>,
+                                          study::NaiveTransposePlan<Exec, T>>;
+    poison();
+    plan.execute(src, out);
+    const bool good = verify(true);
+    ok = ok && good;
+    auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(src, out); });
+    auto row = add_row(name + (sub ? "_sub_" + o.sub : ""), t, o.common.check && good,
+                       naive ? 0 : naive_ms);
+    auto& extra = rep.rows.back().extra;
+    if constexpr (naive) {
+      naive_ms = row.ms;
+    } else {
+      extra["tile"] = plan.config().tile;
+      if (plan.tile_rows() != plan.config().tile) extra["tile_rows"] = plan.tile_rows();
+      extra["threads"] = plan.config().team_rows * plan.config().vector;
+      if (plan.thin()) extra["kernel"] = "thin";
+      if (plan.skew() > 0) extra["skew"] = plan.skew();
+    }
+    if (sub) {
+      extra["sub"] = o.sub;
+      extra["in_strides"] = std::to_string(ld) + ",1";
+      if constexpr (naive) extra["kernel"] = "naive";
+      else extra["kernel"] = plan.thin() ? "thin" : plan.tiled() ? "tiled" : "strided";
+    }
+    if (!good) extra["error"] = "WRONG RESULT";
+    if (!o.transfers.empty())
+      add_transfer_rows(exec, o.common, o.transfers, a, b, [&] { plan.execute(src, out); },
+                        rep.rows.back(), copy_gbps, peak, rep);
+  };
+  auto each_variant = [&](const auto& src) {
+    if (selected("naive")) out_of_place("naive", src, study::NaiveTransposePlan(exec, src, out));
+    for (auto v : {TransposeVariant::tiled, TransposeVariant::tiled_padded})
+      if (selected(std::string(to_string(v))))
+        out_of_place(std::string(to_string(v)), src, TransposePlan(exec, src, out, v, o.shape));
+  };
+  if (sub)
+    each_variant(win);
+  else
+    each_variant(in);
   // In place: the square swaps on square matrices; blocked (square blocks and
   // a shuffle) on others whose extents share a divisor of 16 or more; the
   // decomposition on any shape (rows x cols in b's memory, left as cols x
   // rows). Each timed execution transposes the previous result as a rows x
   // cols matrix again: the same moves on other data.
-  for (auto v : {InplaceVariant::naive, InplaceVariant::blocked, InplaceVariant::decomposed}) {
+  auto in_place = [&](const std::string& name, const auto& plan) {
+    constexpr bool naive = std::is_same_v<std::decay_t<decltype(plan)>,
+                                          study::NaiveInplaceTransposePlan<Exec, T>>;
+    Kokkos::deep_copy(exec, b, a);
+    plan.execute(sq);
+    const bool good = verify(false);
+    ok = ok && good;
+    auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(sq); });
+    auto row = add_row(name, t, o.common.check && good, naive ? 0 : inplace_naive_ms);
+    auto& extra = rep.rows.back().extra;
+    if constexpr (naive) {
+      inplace_naive_ms = row.ms;
+    } else {
+      if (rows != cols || plan.variant() == InplaceVariant::decomposed)
+        extra["workspace_bytes"] = static_cast<double>(plan.workspace_bytes());
+      if (plan.block_edge() > 0) {
+        extra["block_edge"] = static_cast<double>(plan.block_edge());
+        extra["batch_width"] = static_cast<double>(plan.batch_width());
+      }
+    }
+    if (!good) extra["error"] = "WRONG RESULT";
+  };
+  if (selected("inplace_naive") && rows == cols)
+    in_place("inplace_naive", study::NaiveInplaceTransposePlan(exec, sq));
+  for (auto v : {InplaceVariant::blocked, InplaceVariant::decomposed}) {
     if (!selected(std::string(to_string(v)))) continue;
-    if (rows != cols && v == InplaceVariant::naive) continue;
     InplaceTransposePlan plan(exec, sq, v, o.shape);
     // blocked on a matrix it cannot block is the decomposition's row.
     if (plan.variant() != v) continue;
-    Kokkos::deep_copy(exec, b, a);
-    plan.execute(sq);
-    const bool good = verify_contiguous();
-    ok = ok && good;
-    auto t = report::time_median(exec, o.common.reps, [&] { plan.execute(sq); });
-    auto row = add_row(std::string(to_string(v)), t, o.common.check && good,
-                       v == InplaceVariant::naive ? 0 : inplace_naive_ms);
-    if (v == InplaceVariant::naive) inplace_naive_ms = row.ms;
-    if (rows != cols || v == InplaceVariant::decomposed)
-      rep.rows.back().extra["workspace_bytes"] = static_cast<double>(plan.workspace_bytes());
-    if (plan.block_edge() > 0) {
-      rep.rows.back().extra["block_edge"] = static_cast<double>(plan.block_edge());
-      rep.rows.back().extra["batch_width"] = static_cast<double>(plan.batch_width());
-    }
-    if (!good) rep.rows.back().extra["error"] = "WRONG RESULT";
+    in_place(std::string(to_string(v)), plan);
   }
   return ok;
 }
@@ -190,8 +196,7 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
 namespace {
 
 Runner setup(CLI::App& app) {
-  auto o = std::make_shared<TransposeArgs>();
-  add_common_options(app, o->common);
+  auto o = make_args<TransposeArgs>(app);
   app.add_option("--n", o->n, "columns of the input (and rows, unless --m is given)")
       ->capture_default_str()
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
@@ -236,18 +241,15 @@ Runner setup(CLI::App& app) {
     const double parent = o->sub == "none"  ? 0
                           : o->sub == "rows2" ? 2 * elements
                                               : rows * (o->sub_ld > 0 ? o->sub_ld : o->n + 64);
-    preflight(o->common, [&](std::size_t es) { return (2 * elements + parent) * es; });
-    report::Report rep;
-    const bool ok = measure_transpose(*o, rep);
-    return finish(o->common, rep, ok);
+    return measure_and_finish(*o, measure_transpose,
+                              [&](std::size_t es) { return (2 * elements + parent) * es; });
   };
 }
 
 }  // namespace
 
 bool measure_transpose(const TransposeArgs& o, report::Report& rep) {
-  check_variants(o.variant, kVariants);
-  begin_report(o.common, o.transfers, rep);
+  begin_measurement(o, kVariants, rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const double peak = hardware_info(exec).peak_gbps;

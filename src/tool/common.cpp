@@ -63,19 +63,7 @@ std::vector<std::string> split_list(const std::string& s) {
 
 bool is_gpu(const std::string& space) { return space == "Cuda"; }
 
-std::vector<std::string> built_spaces() {
-  std::vector<std::string> enabled;
-#if defined(TILEKIT_SPACE_SERIAL)
-  enabled.push_back("Serial");
-#endif
-#if defined(TILEKIT_SPACE_OPENMP)
-  enabled.push_back("OpenMP");
-#endif
-#if defined(TILEKIT_SPACE_CUDA)
-  enabled.push_back("Cuda");
-#endif
-  return enabled;
-}
+std::vector<std::string> built_spaces() { return support::space_names(); }
 
 namespace {
 bool is_built(const std::vector<std::string>& built, const std::string& name) {

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <iterator>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,8 @@
 #include "kokkos_context.hpp"
 #include "report.hpp"
 #include "spaces.hpp"
+#include "support/spaces.hpp"
+#include "support/types.hpp"
 
 namespace tilekit::tool {
 
@@ -76,6 +79,24 @@ int finish(const CommonOptions& o, const report::Report& r, bool all_correct);
 /// allocate now (largest element size of the selected --dtype list). Throws
 /// CLI::ValidationError with the reason.
 void preflight(const CommonOptions& o, const std::function<double(std::size_t)>& bytes);
+/// A subcommand's arguments, their common options added to app.
+template <class Args>
+std::shared_ptr<Args> make_args(CLI::App& app) {
+  auto o = std::make_shared<Args>();
+  add_common_options(app, o->common);
+  return o;
+}
+
+/// A subcommand's run: the checks (preflight with `bytes`), the measurement
+/// into a report, its table and files; the exit code (finish).
+template <class Args>
+int measure_and_finish(const Args& o, bool (*measure)(const Args&, report::Report&),
+                       const std::function<double(std::size_t)>& bytes) {
+  preflight(o.common, bytes);
+  report::Report rep;
+  const bool ok = measure(o, rep);
+  return finish(o.common, rep, ok);
+}
 /// The same memory check for one space's HardwareInfo.
 void check_memory(const HardwareInfo& hw, double bytes);
 /// Throws unless `path` can be written (an existing writable file, or a new
@@ -97,32 +118,21 @@ void check_variants(const std::string& list, const Names& known) {
       throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
 }
 
-template <class T> constexpr std::string_view dtype_name();
-template <> constexpr std::string_view dtype_name<std::int32_t>() { return "int32"; }
-template <> constexpr std::string_view dtype_name<std::int64_t>() { return "int64"; }
-template <> constexpr std::string_view dtype_name<float>() { return "float"; }
-template <> constexpr std::string_view dtype_name<double>() { return "double"; }
+/// The --dtype name of T ("int32", "float", "cfloat", "half", ...).
+using support::type_name;
 // Kokkos' 2-byte half types; a host-only Kokkos defines both as float.
 #if !KOKKOS_HALF_T_IS_FLOAT && !KOKKOS_BHALF_T_IS_FLOAT
 #define TILEKIT_TOOL_HALF 1
-template <> constexpr std::string_view dtype_name<Kokkos::Experimental::half_t>() { return "half"; }
-template <> constexpr std::string_view dtype_name<Kokkos::Experimental::bhalf_t>() { return "bhalf"; }
 #endif
 
 /// Calls fn(exec) for every selected enabled space.
 template <class Fn>
 void for_each_space(const std::string& which, Fn&& fn) {
-  for (const auto& name : selected_spaces(which)) {
-#if defined(TILEKIT_SPACE_SERIAL)
-    if (name == "Serial") fn(Kokkos::Serial());
-#endif
-#if defined(TILEKIT_SPACE_OPENMP)
-    if (name == "OpenMP") fn(Kokkos::OpenMP());
-#endif
-#if defined(TILEKIT_SPACE_CUDA)
-    if (name == "Cuda") fn(Kokkos::Cuda());
-#endif
-  }
+  for (const auto& name : selected_spaces(which))
+    support::for_each_space_type([&](auto t) {
+      using Exec = typename decltype(t)::type;
+      if (name == Exec::name()) fn(Exec());
+    });
 }
 
 /// Calls fn(T{}) for every selected type among int32, float, double.

@@ -63,6 +63,8 @@ struct ReduceArgs {
   std::vector<std::int64_t> n = {std::int64_t{1} << 26};
   std::string variant = "all";
   ReduceOptions shape;
+  int block = 0;  ///< the ladder's work items per team (0: the backend's)
+  int warp = 0;   ///< the ladder's unrolled last level (0: the backend's)
   std::vector<int> teams;  ///< league caps of the production rows (empty: the backend's)
   std::string transfers;
   std::string sub = "none";       ///< none, block or every2: a strided window of a parent

@@ -1,8 +1,8 @@
 #pragma once
 // What `tilekit permute`'s two measurements share (cmd_permute.cpp: one type
 // in and out, every variant; permute_convert.cpp: an output of another type or
-// conjugated, the fused variant): type names, the views of a shape over raw
-// buffers, the permutations asked for, and the host check of a result.
+// conjugated, the fused variant): the views of a shape over raw buffers, the
+// permutations asked for, and the host check of a result.
 #include <tilekit/permute.hpp>
 
 #include <cmath>
@@ -14,30 +14,15 @@
 #include <vector>
 
 #include "families.hpp"
+#include "support/views.hpp"
 #include "timing.hpp"
 
 namespace tilekit::tool {
 
-template <class T> std::string type_name() {
-  if constexpr (std::is_same_v<T, Kokkos::complex<float>>) return "cfloat";
-  else if constexpr (std::is_same_v<T, Kokkos::complex<double>>) return "cdouble";
-  else return std::string(dtype_name<T>());
-}
-
+using support::make_view;
+/// The unmanaged rank-R view of T.
 template <class T, int R, class Layout, class Mem>
-struct ViewOf {
-  using type = typename ViewOf<T*, R - 1, Layout, Mem>::type;
-};
-template <class T, class Layout, class Mem>
-struct ViewOf<T, 0, Layout, Mem> {
-  using type = Kokkos::View<T, Layout, Mem, Kokkos::MemoryUnmanaged>;
-};
-
-template <class V, std::size_t... I>
-V make_view(typename V::pointer_type p, const std::vector<std::int64_t>& e,
-            std::index_sequence<I...>) {
-  return V(p, static_cast<std::size_t>(e[I])...);
-}
+using ViewOf = support::UView<T, R, Layout, Mem>;
 
 inline std::vector<std::vector<int>> permutations(const PermuteArgs& o, int rank) {
   std::vector<std::vector<int>> out;
@@ -125,7 +110,7 @@ KOKKOS_INLINE_FUNCTION T input_value(std::int64_t k) {
 }
 
 /// What a permute of TIn into TOut stores for input x over y0, computed as the
-/// kernels' stores compute it (impl/permute_store.hpp).
+/// kernels' stores compute it (impl/permute/store.hpp).
 template <class TIn, class TOut, bool Conj>
 TOut expected_store(const TIn& x, const TOut& y0, double alpha, double beta) {
   using S = permute_scalar_t<TIn, TOut>;
@@ -138,8 +123,11 @@ TOut expected_store(const TIn& x, const TOut& y0, double alpha, double beta) {
   return impl::convert<TOut>(v);
 }
 
-/// got == want, or (floating types) within 4 units of the type's precision of
-/// want: a device may fuse the multiply-add that the host rounds twice.
+/// got == want; special values as themselves (NaN matches any NaN, an
+/// infinity only itself: the definition's result of a NaN or infinite alpha,
+/// beta or element); otherwise (floating types) within 4 units of the type's
+/// precision of want: a device may fuse the multiply-add that the host rounds
+/// twice.
 template <class T>
 bool close_to(const T& got, const T& want) {
   if (got == want) return true;
@@ -151,12 +139,19 @@ bool close_to(const T& got, const T& want) {
                            ? (std::is_same_v<R, Kokkos::Experimental::half_t> ? 0x1p-10 : 0x1p-7)
                            : static_cast<double>(std::numeric_limits<impl::compute_t<R>>::epsilon());
     auto d = [](const auto& x) { return static_cast<double>(static_cast<impl::compute_t<R>>(x)); };
+    // A finite pair within tol; otherwise both NaN, or equal (an infinity).
+    auto part = [](double g, double w, double tol) {
+      return std::isfinite(g) && std::isfinite(w) ? std::abs(g - w) <= tol
+                                                  : (std::isnan(g) && std::isnan(w)) || g == w;
+    };
+    auto mag = [](double x) { return std::isfinite(x) ? std::abs(x) : 0.0; };
     if constexpr (impl::is_complex_v<T>) {
-      const double tol = 4 * eps * (std::abs(d(want.real())) + std::abs(d(want.imag())));
-      return std::abs(d(got.real()) - d(want.real())) <= tol &&
-             std::abs(d(got.imag()) - d(want.imag())) <= tol;
+      const double gr = d(got.real()), gi = d(got.imag()), wr = d(want.real()), wi = d(want.imag());
+      const double tol = 4 * eps * (mag(wr) + mag(wi));
+      return part(gr, wr, tol) && part(gi, wi, tol);
     } else {
-      return std::abs(d(got) - d(want)) <= 4 * eps * std::abs(d(want));
+      const double g = d(got), w = d(want);
+      return part(g, w, 4 * eps * mag(w));
     }
   }
 }

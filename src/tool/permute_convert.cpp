@@ -61,8 +61,8 @@ std::function<void()> make_convert_run(const Exec& exec, const typename P::in* a
                                        const std::vector<int>& perm, const PermuteArgs& o,
                                        PermuteMethod& method, std::string& fused) {
   using Mem = typename Exec::memory_space;
-  using VI = typename ViewOf<const typename P::in, R, Layout, Mem>::type;
-  using VO = typename ViewOf<typename P::out, R, Layout, Mem>::type;
+  using VI = ViewOf<const typename P::in, R, Layout, Mem>;
+  using VO = ViewOf<typename P::out, R, Layout, Mem>;
   std::vector<index_t> oext(R);
   for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
   const VI in = make_view<VI>(a, ext, std::make_index_sequence<R>{});
@@ -73,22 +73,6 @@ std::function<void()> make_convert_run(const Exec& exec, const typename P::in* a
   fused = plan->fused_shape().to_string();
   const double alpha = o.alpha, beta = o.beta;
   return [plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); };
-}
-
-template <class Exec, class P, class Layout, std::size_t... R>
-std::function<void()> make_convert_rank(std::size_t rank, const Exec& exec,
-                                        const typename P::in* a, typename P::out* b,
-                                        const std::vector<index_t>& ext,
-                                        const std::vector<int>& perm, const PermuteArgs& o,
-                                        PermuteMethod& method, std::string& fused,
-                                        std::index_sequence<R...>) {
-  std::function<void()> run;
-  ((rank == R + 1
-        ? (run = make_convert_run<Exec, P, R + 1, Layout>(exec, a, b, ext, perm, o, method, fused),
-           0)
-        : 0),
-   ...);
-  return run;
 }
 
 /// What out holds before a run: -7 under beta != 0 (read), else NaN where the
@@ -172,16 +156,15 @@ bool run_convert_case(const PermuteArgs& o, const Exec& exec, const std::vector<
   const TOut y0 = initial_out<TOut>(o.beta);
   constexpr bool conj = P::conj && impl::is_complex_v<TIn>;
   for (const auto& perm : permutations(o, R)) {
-    constexpr auto ranks = std::make_index_sequence<impl::permute_max_rank>{};
     PermuteMethod method{};
     std::string fused;
-    const auto run =
-        left ? make_convert_rank<Exec, P, Kokkos::LayoutLeft>(ext.size(), exec, a.data(),
-                                                              b.data(), ext, perm, o, method,
-                                                              fused, ranks)
-             : make_convert_rank<Exec, P, Kokkos::LayoutRight>(ext.size(), exec, a.data(),
-                                                               b.data(), ext, perm, o, method,
-                                                               fused, ranks);
+    const auto run = support::with_layout(left, [&](auto layout) {
+      using L = decltype(layout);
+      return support::with_rank(R, [&](auto rank) {
+        return make_convert_run<Exec, P, decltype(rank)::value, L>(exec, a.data(), b.data(), ext,
+                                                                   perm, o, method, fused);
+      });
+    });
     Kokkos::deep_copy(exec, b, y0);
     run();
     bool good = true;
@@ -263,24 +246,12 @@ bool measure_permute_convert(const PermuteArgs& o, const Exec& exec, const std::
   return ok;
 }
 
-#if defined(TILEKIT_SPACE_SERIAL)
-template bool measure_permute_convert<Kokkos::Serial>(const PermuteArgs&, const Kokkos::Serial&,
-                                                      const std::string&,
-                                                      const std::vector<std::int64_t>&, double,
-                                                      report::Report&);
-#endif
-#if defined(TILEKIT_SPACE_OPENMP)
-template bool measure_permute_convert<Kokkos::OpenMP>(const PermuteArgs&, const Kokkos::OpenMP&,
-                                                      const std::string&,
-                                                      const std::vector<std::int64_t>&, double,
-                                                      report::Report&);
-#endif
-#if defined(TILEKIT_SPACE_CUDA)
-template bool measure_permute_convert<Kokkos::Cuda>(const PermuteArgs&, const Kokkos::Cuda&,
-                                                    const std::string&,
-                                                    const std::vector<std::int64_t>&, double,
-                                                    report::Report&);
-#endif
+#define TILEKIT_MEASURE_CONVERT(Exec)                                                     \
+  template bool measure_permute_convert<Exec>(const PermuteArgs&, const Exec&, const std::string&, \
+                                              const std::vector<std::int64_t>&, double,         \
+                                              report::Report&);
+TILEKIT_FOR_EACH_SPACE(TILEKIT_MEASURE_CONVERT)
+#undef TILEKIT_MEASURE_CONVERT
 
 #endif  // !TILEKIT_TOOL_INSTANCES_TU
 

@@ -37,6 +37,13 @@ inline void begin_report(const CommonOptions& common, const std::string& transfe
   add_devices(common.space, rep);
 }
 
+/// The same, after the --variant list is checked against the family's names.
+template <class Args, class Names>
+void begin_measurement(const Args& o, const Names& variants, report::Report& rep) {
+  check_variants(o.variant, variants);
+  begin_report(o.common, o.transfers, rep);
+}
+
 /// After the kernel row `kernel` (already in rep), one row per kind of host
 /// memory: ms = host-to-device copy of `in` + fn() + device-to-host copy of
 /// `out`, with each copy's own median beside it. Bandwidth and % of copy are

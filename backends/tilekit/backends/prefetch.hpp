@@ -3,7 +3,7 @@
 // holds an address, into L2 and outward (GCC's and Clang's __builtin_prefetch,
 // locality 2: prefetcht1 on x86-64). Device compilation passes and other
 // compilers do nothing. The one place with the compiler test, so the kernels
-// that use it (impl/micro_transpose.hpp) have none.
+// that use it (impl/common/micro_transpose.hpp) have none.
 #include <Kokkos_Macros.hpp>
 
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__) && \

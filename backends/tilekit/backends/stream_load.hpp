@@ -4,7 +4,7 @@
 // without allocating in L1 (`ld.global.nc.L1::no_allocate`), as a read that
 // passes once over its input wants. Host compilation and other devices load
 // plainly. The one place with the ISA test, so the kernels that use it
-// (impl/reduce_kernels.hpp) have none.
+// (impl/reduce/kernels.hpp) have none.
 #include <Kokkos_Macros.hpp>
 
 #include <cstring>

@@ -3,7 +3,7 @@
 // bypass the caches, where the host compiler targets SSE2 (every x86-64).
 // Device compilation passes and other hosts have none: stream_copy returns
 // false and the caller stores normally. The one place with the ISA test, so
-// the kernels that use it (impl/micro_transpose.hpp) have none.
+// the kernels that use it (impl/common/micro_transpose.hpp) have none.
 #include <Kokkos_Macros.hpp>
 
 #include <cstddef>

@@ -7,7 +7,7 @@
 // No backend #ifdef: the team shape is the backend's permute shape.
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/dist/exchange_layout.hpp>
-#include <tilekit/impl/launch.hpp>
+#include <tilekit/impl/common/launch.hpp>
 
 #include <Kokkos_Core.hpp>
 

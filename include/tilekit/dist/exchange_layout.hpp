@@ -22,8 +22,8 @@
 // that a slab exchange needs no gather; when the fastest output dimension is
 // cut q is the output order (a gather, but no transposing unpack).
 #include <tilekit/dist/decomposition.hpp>
-#include <tilekit/impl/permute_fusion.hpp>
-#include <tilekit/impl/permute_tiling.hpp>  // Digits
+#include <tilekit/impl/common/shape.hpp>
+#include <tilekit/impl/common/digits.hpp>  // Digits
 
 #include <numeric>
 #include <vector>

@@ -19,6 +19,7 @@
 
 #include "../common.hpp"
 #include "../subcommand.hpp"
+#include "support/views.hpp"
 
 namespace tilekit::tool {
 namespace {
@@ -149,34 +150,19 @@ double time_max(const Exec& exec, int reps, Fn&& fn) {
   return median(ms);
 }
 
-template <class V, std::size_t... I>
-V make_view(typename V::pointer_type p, const std::vector<index_t>& e, std::index_sequence<I...>) {
-  return V(p, static_cast<std::size_t>(e[I])...);
-}
-
-/// Rank-R unmanaged LayoutRight view type of T in Mem.
-template <class T, int R, class Mem>
-struct ViewOf {
-  using type = typename ViewOf<T*, R - 1, Mem>::type;
-};
-template <class T, class Mem>
-struct ViewOf<T, 0, Mem> {
-  using type = Kokkos::View<T, Kokkos::LayoutRight, Mem, Kokkos::MemoryUnmanaged>;
-};
-
 template <class Exec, class T, int R>
 bool run_case(const Options& o, const Exec& exec, dist::EngineOptions eo, const Decomposition& din,
               const Decomposition& dout, const std::vector<int>& perm, report::Report& rep) {
   using Mem = typename Exec::memory_space;
-  using V = typename ViewOf<T, R, Mem>::type;
+  using V = support::UView<T, R, Kokkos::LayoutRight, Mem>;
   int me = 0, P = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &P);
   const index_t n_in = din.block(me).size(), n_out = dout.block(me).size();
   Kokkos::View<T*, Mem> a(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "tilekit::tool::in"), n_in);
   Kokkos::View<T*, Mem> b(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "tilekit::tool::out"), n_out);
-  const V in = make_view<V>(a.data(), din.local_extents(me), std::make_index_sequence<R>{});
-  const V out = make_view<V>(b.data(), dout.local_extents(me), std::make_index_sequence<R>{});
+  const V in = support::make_view<V>(a.data(), din.local_extents(me), std::make_index_sequence<R>{});
+  const V out = support::make_view<V>(b.data(), dout.local_extents(me), std::make_index_sequence<R>{});
   fill_block(exec, a.data(), din, me);
   Kokkos::deep_copy(exec, b, static_cast<T>(-7));
   exec.fence();
@@ -234,7 +220,7 @@ bool run_case(const Options& o, const Exec& exec, dist::EngineOptions eo, const 
     r.variant = variant;
     r.space = Exec::name();
     r.shape = din.extents();
-    r.dtype = std::string(dtype_name<T>());
+    r.dtype = type_name<T>();
     r.ms = ms;
     r.bytes = bytes;
     r.verified = o.common.check && ok;

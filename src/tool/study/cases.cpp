@@ -3,6 +3,7 @@
 // The measurements are the subcommands' own (families.hpp).
 #include "cases.hpp"
 
+#include <tilekit/backends/ladder.hpp>
 #include <tilekit/backends/traits.hpp>
 
 #include <algorithm>
@@ -140,7 +141,7 @@ void launch(const Options& o, const std::string& sp, std::vector<Case>& out) {
     a.common = common(o, sp, "float", 0);
     a.common.reps = o.quick ? 3 : 7;
     a.variant = "naive,strided,sequential,first_add,unroll_last,multiple";
-    a.shape.block = block;
+    a.block = block;
     const std::string what = "block " + std::to_string(block);
     add(out, "launch", "reduce ladder " + sp + " " + what, 6 * (o.quick ? 0.05 : 0.8),
         [a, what](report::Report& r) {
@@ -283,7 +284,7 @@ nlohmann::ordered_json backend_defaults(const Options& o) {
     const auto t = Tr::transpose_tile(sizeof(float));
     j[decltype(exec)::name()] = {{"tile", t.tile},
                                  {"threads", t.team_rows * t.vector},
-                                 {"block", Tr::reduce_config().block}};
+                                 {"block", backends::LadderTraits<decltype(exec)>::config().block}};
   });
   return j;
 }

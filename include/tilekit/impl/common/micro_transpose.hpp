@@ -1,0 +1,182 @@
+#pragma once
+// The host path of the tiled transposes: a one-thread team moves its tile in
+// micro-blocks of B x B elements. The out-of-place transpose, the in-place
+// pair swap and the permute's tiled kernel (the boxes whose scratch its plan
+// lays out transposed; their rows through row pointers) read each tile from
+// memory into scratch transposed (backends' transpose_micro_edge), then write
+// whole destination rows, streamed when large (out of place; the permute's
+// gathered rows through a buffer). The
+// micro-kernel is plain loops with compile-time trip counts, which
+// the compiler unrolls fully and vectorises (docs/performance.md, "CPU path",
+// shows what GCC makes of it). Large outputs may be written with streaming
+// (non-temporal) stores, which do not read the destination lines first.
+//
+// Backends choose it as data: Traits<Exec>::transpose_micro_edge (0 or
+// absent: the scratch path, as on GPUs), Traits<Exec>::stream_min_bytes
+// (outputs of at least this many bytes are streamed; 0 or absent: never) and
+// Traits<Exec>::transpose_prefetch_blocks (how many rows of micro-blocks
+// ahead the transposes prefetch; 0 or absent: none).
+#include <tilekit/backends/traits.hpp>
+#include <tilekit/backends/prefetch.hpp>
+#include <tilekit/backends/stream_store.hpp>
+#include <tilekit/impl/common/optional_traits.hpp>
+#include <tilekit/impl/common/tile_copy.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace tilekit::impl {
+
+/// Whether an output of `bytes` bytes is written with streaming stores on Exec.
+template <class Exec>
+KOKKOS_INLINE_FUNCTION bool stream_output(double bytes) {
+  constexpr double min = stream_min_bytes<Exec>();
+  return min > 0 && bytes >= min;
+}
+
+/// Whether streaming stores are compiled in (x86-64 host code).
+constexpr bool have_stream_stores() { return backends::have_stream_stores(); }
+
+/// dst[0, n) = src[0, n): the run's whole 64-byte lines streamed when `stream`
+/// (and the host has streaming stores); its partial first and last lines, and
+/// every element otherwise, with plain stores: a streamed store of part of a
+/// line costs the memory a read-modify-write of the line (outputs whose rows
+/// are not whole lines). A line two runs share is stored plainly by both.
+template <class T>
+KOKKOS_INLINE_FUNCTION void put_run(T* dst, const T* src, int n, bool stream) {
+  constexpr std::size_t line = 64;
+  if constexpr (std::is_trivially_copyable_v<T> && line % sizeof(T) == 0) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(dst);
+    if (stream && addr % sizeof(T) == 0) {
+      constexpr int per_line = static_cast<int>(line / sizeof(T));
+      const int head = static_cast<int>((line - addr % line) % line / sizeof(T));
+      const int body = n > head ? (n - head) / per_line * per_line : 0;
+      if (body > 0 && backends::stream_copy(dst + head, src + head, body * sizeof(T))) {
+        for (int k = 0; k < head; ++k) dst[k] = src[k];
+        for (int k = head + body; k < n; ++k) dst[k] = src[k];
+        return;
+      }
+    }
+  }
+  for (int k = 0; k < n; ++k) dst[k] = src[k];
+}
+
+/// Orders this thread's streaming stores before what follows (the end of a
+/// kernel: another thread may read the output next).
+KOKKOS_INLINE_FUNCTION void stream_fence(bool stream) {
+  if (stream) backends::stream_store_fence();
+}
+
+/// dst[0, n) = src[pos(j)], j < n: a row gathered from scratch (in L1) into a
+/// small buffer, chunk by chunk, and written out by put_run (streamed when
+/// `stream`): a store row whose elements are not contiguous in scratch.
+template <class T, class Pos>
+KOKKOS_INLINE_FUNCTION void put_gathered(T* dst, const T* src, const Pos& pos, int n, bool stream) {
+  constexpr int C = 64;  // 16-byte multiples for every element size
+  T buf[C];
+  for (int j0 = 0; j0 < n; j0 += C) {
+    const int m = n - j0 < C ? n - j0 : C;
+    for (int j = 0; j < m; ++j) buf[j] = src[pos(j0 + j)];
+    put_run(dst + j0, buf, m, stream);
+  }
+}
+
+/// Rows that a thread reads right after a tile, beyond its last row, whose
+/// lines the micro-kernel may prefetch: `rows` rows of which the first `cols`
+/// columns are readable, the tile's row function giving them as its rows nr,
+/// nr + 1, ... (the next tile down the same columns out of place; the lower
+/// tile of an in-place pair, then the next pair's upper). {0, 0}: none.
+struct RowsAhead {
+  int rows = 0, cols = 0;
+};
+
+/// Row function of a tile of n rows at `first` whose rows n, n + 1, ... are
+/// those at `next` (RowsAhead's rows: the next tile a thread reads), all rows
+/// `stride` elements apart.
+template <class T>
+KOKKOS_INLINE_FUNCTION auto rows_then(const T* first, int n, const T* next, index_t stride) {
+  return [=](int r) { return r < n ? first + r * stride : next + (r - n) * stride; };
+}
+
+/// dst[c * ldd + r] = row(r)[c] for r < nr, c < nc, row(r) a pointer to the
+/// tile's row r (rows anywhere: the permute's table-driven boxes), dst a
+/// scratch tile (contiguous rows, so its micro-blocks never fight over a
+/// cache set, whatever the source's row stride). Full B x B micro-blocks go
+/// through the micro-kernel, plain loops over compile-time counts that the
+/// compiler unrolls and vectorises (it builds the transposed vectors from the
+/// loads); the ragged edges go element by element. Rows of micro-blocks are
+/// split over the team's work items (one on a CPU). With D > 0 (the backend's
+/// transpose_prefetch_blocks), each micro-block also prefetches the same
+/// columns of the rows D rows of micro-blocks further down the tile, so those
+/// reads find their lines in L2: a tile's reads are short runs (a micro-block
+/// row of 8 rows at a time), which the hardware prefetchers start on cold.
+/// The last rows of micro-blocks prefetch the rows `ahead` (row(nr), ...),
+/// where given, so the next tile's first rows do not start cold either.
+template <int B, int D = 0, class T, class Row>
+KOKKOS_INLINE_FUNCTION void micro_store_transposed_rows(const Row& row, T* dst, index_t ldd, int nr,
+                                                        int nc, int tid, int nt,
+                                                        RowsAhead after = {}) {
+  const int fc = nc - nc % B;
+  for (int i = tid * B; i < nr; i += nt * B) {
+    if (i + B <= nr) {
+      const T* p[B];
+      TILEKIT_UNROLL
+      for (int r = 0; r < B; ++r) p[r] = row(i + r);
+      [[maybe_unused]] const T* ahead[B] = {};
+      // Prefetched columns: the tile's, or those of the rows after it.
+      [[maybe_unused]] int pc = 0;
+      if constexpr (D > 0) {
+        const int a = i + D * B;
+        pc = a + B <= nr ? fc : a + B <= nr + after.rows ? Kokkos::min(fc, after.cols) : 0;
+        if (pc > 0)
+          TILEKIT_UNROLL
+          for (int r = 0; r < B; ++r) ahead[r] = row(a + r);
+      }
+      for (int j = 0; j < fc; j += B) {
+        if constexpr (D > 0)
+          if (j + B <= pc)
+            TILEKIT_UNROLL
+            for (int r = 0; r < B; ++r) backends::prefetch_read(ahead[r] + j);
+        T v[B][B];
+        TILEKIT_UNROLL
+        for (int r = 0; r < B; ++r)
+          TILEKIT_UNROLL
+          for (int c = 0; c < B; ++c) v[r][c] = p[r][j + c];
+        TILEKIT_UNROLL
+        for (int c = 0; c < B; ++c)
+          TILEKIT_UNROLL
+          for (int r = 0; r < B; ++r) dst[(j + c) * ldd + i + r] = v[r][c];
+      }
+      for (int j = fc; j < nc; ++j)
+        TILEKIT_UNROLL
+        for (int r = 0; r < B; ++r) dst[j * ldd + i + r] = p[r][j];
+    } else {
+      for (int r = i; r < nr; ++r) {
+        const T* q = row(r);
+        for (int j = 0; j < nc; ++j) dst[j * ldd + r] = q[j];
+      }
+    }
+  }
+}
+
+/// The same from a tile of row stride lds at src (the transposes); `after`:
+/// the rows below the tile, src + nr * lds on.
+template <int B, int D = 0, class T>
+KOKKOS_INLINE_FUNCTION void micro_store_transposed(const T* src, index_t lds, T* dst, index_t ldd,
+                                                   int nr, int nc, int tid, int nt,
+                                                   RowsAhead after = {}) {
+  micro_store_transposed_rows<B, D>([&](int r) { return src + r * lds; }, dst, ldd, nr, nc, tid,
+                                    nt, after);
+}
+
+/// dst[r * ldd + c] = s(r, c) for r < nr, c < nc: a scratch tile written out
+/// row by row, each row one contiguous run (streamed when `stream`). Rows
+/// are split over the team's work items (one on a CPU).
+template <class Tile, class T>
+KOKKOS_INLINE_FUNCTION void store_tile_rows(const Tile& s, T* dst, index_t ldd, int nr, int nc,
+                                            int tid, int nt, bool stream) {
+  for (int r = tid; r < nr; r += nt) put_run(dst + r * ldd, &s(r, 0), nc, stream);
+}
+
+}  // namespace tilekit::impl

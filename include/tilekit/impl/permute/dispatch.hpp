@@ -1,0 +1,643 @@
+#pragma once
+// The permute plan: validates the views and the permutation once, maps a
+// LayoutLeft problem onto the row-major kernels, fuses dimensions, picks the
+// method and its launch shape from the backend traits, checks the shape
+// against the space's limits, prepares the tiled kernel's tables, and then
+// launches one labelled kernel per execute() on the caller's space. The value
+// side (conversion, alpha/beta, conjugation) is the kernels' Store
+// (permute/store.hpp), chosen per execute() from alpha and beta.
+#include <tilekit/backends/traits.hpp>
+#include <tilekit/errors.hpp>
+#include <tilekit/impl/common/launch.hpp>
+#include <tilekit/impl/permute/kernels.hpp>
+#include <tilekit/impl/permute/matrix.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace tilekit {
+
+/// `fused` is the library's method (fusion, then copy, rows, tiled or the 2-D
+/// transposition); `naive` is one element per work item, any rank (the
+/// reference, and the fused variant's fallback for strided views without unit
+/// inner strides). (Seed 003's rank-3 kernels are tilekit::study::Permute3Plan.)
+enum class PermuteVariant { fused, naive };
+inline constexpr PermuteVariant permute_variants[] = {PermuteVariant::fused,
+                                                      PermuteVariant::naive};
+
+/// What a plan launches. `transpose`: a pure move whose fused problem is a
+/// 2-D transposition, or a batch of them (rank 3: the fastest dimension
+/// moved, matrices of at least the transpose's tile rows both ways), on
+/// backends that run those through the 2-D engine (impl::MatrixTranspose,
+/// the out-of-place transpose's; Traits::permute_2d_by_transpose: hosts);
+/// scaled stores of such a plan take the tiled method.
+enum class PermuteMethod { none, copy, rows, tiled, naive, transpose };
+
+constexpr std::string_view to_string(PermuteVariant v) {
+  switch (v) {
+    case PermuteVariant::fused: return "fused";
+    case PermuteVariant::naive: return "naive";
+  }
+  return "?";
+}
+constexpr std::string_view to_string(PermuteMethod m) {
+  switch (m) {
+    case PermuteMethod::none: return "none";
+    case PermuteMethod::copy: return "copy";
+    case PermuteMethod::rows: return "rows";
+    case PermuteMethod::tiled: return "tiled";
+    case PermuteMethod::naive: return "naive";
+    case PermuteMethod::transpose: return "transpose";
+  }
+  return "?";
+}
+/// Launch-shape overrides (LaunchOptions: 0, or -1 for pad and align, keeps
+/// the backend default): `tile` is the run length of the tiled kernel and the
+/// piece width of the rows kernel, `tiles_per_team` the team steps (tiles, or
+/// rows' units) each team takes in turn, `align` the tiled boxes' skew.
+struct PermuteOptions : LaunchOptions {
+  std::string label = "tilekit::permute";  ///< prefix of the kernel labels
+};
+
+/// out = alpha * convert(op(permute(in, perm))) + beta * out,
+/// out.extent(i) == in.extent(perm[i]): views of T in, of TOut out; op
+/// conjugates complex elements when Conjugate (the plan made with
+/// tilekit::conjugate), else is the identity; alpha * x + beta * y is computed
+/// in scalar_type (permute_scalar_t: float for the 2-byte floats, the wider
+/// type of a mixed pair). Validates and prepares once; execute() re-checks the
+/// views it is given.
+template <class ExecSpace, class T, class TOut = T, bool Conjugate = false>
+class PermutePlan {
+ public:
+  using value_type = T;  ///< the input's
+  using output_type = TOut;
+  using scalar_type = permute_scalar_t<T, TOut>;
+  using index_t = impl::index_t;
+  /// Whether the plan conjugates (complex T only: a no-op for real ones).
+  static constexpr bool conjugates = Conjugate && impl::is_complex_v<T>;
+
+  template <class InView, class OutView>
+  PermutePlan(const ExecSpace& exec, const InView& in, const OutView& out,
+              const std::vector<int>& perm, PermuteVariant variant = PermuteVariant::fused,
+              PermuteOptions opts = {})
+      : exec_(exec), variant_(variant), opts_(std::move(opts)), rank_(InView::rank()),
+        perm_(perm), left_(impl::is_left_v<InView>),
+        strided_(detail::is_stride_v<InView> || detail::is_stride_v<OutView>),
+        out_at_(static_cast<index_t>(reinterpret_cast<std::uintptr_t>(out.data()) / sizeof(TOut))) {
+    impl::check_permutation(where(), perm_, rank_);
+    for (int d = 0; d < rank_; ++d) {
+      extents_.push_back(static_cast<index_t>(in.extent(d)));
+      in_strides_.push_back(static_cast<index_t>(in.stride(d)));
+      out_strides_.push_back(static_cast<index_t>(out.stride(d)));
+    }
+    check(in, out);
+    shape_ = strided_ ? impl::strided_shape(extents_, perm_, in_strides_, out_strides_)
+                      : impl::row_major_shape(extents_, perm_, left_);
+    fused_ = impl::fuse(shape_);
+    resolve_config();
+    prepare();
+    plan_transpose(in.data(), out.data());
+  }
+
+  /// The conjugating plan: Conjugate must be true (the deduction guides make
+  /// it so for PermutePlan(exec, in, out, perm, tilekit::conjugate, ...)).
+  template <class InView, class OutView>
+  PermutePlan(const ExecSpace& exec, const InView& in, const OutView& out,
+              const std::vector<int>& perm, conjugate_t,
+              PermuteVariant variant = PermuteVariant::fused, PermuteOptions opts = {})
+      : PermutePlan(exec, in, out, perm, variant, std::move(opts)) {
+    static_assert(Conjugate, "tilekit::PermutePlan: tilekit::conjugate needs a plan with "
+                             "Conjugate = true");
+  }
+
+  /// alpha and beta are converted to scalar_type (any type that converts:
+  /// T(1) of a half_t plan is float 1).
+  template <class InView, class OutView, class A = scalar_type, class B = scalar_type>
+  void execute(const InView& in, const OutView& out, const A& alpha = A(1),
+               const B& beta = B(0)) const {
+    check(in, out);
+    launch(in.data(), out.data(), static_cast<scalar_type>(alpha), static_cast<scalar_type>(beta));
+  }
+
+  PermuteVariant variant() const { return variant_; }
+  PermuteMethod method() const { return method_; }
+  /// The tiled method's layout (its box, and which offsets come from tables;
+  /// the transpose method's scaled stores take it too).
+  const impl::TiledLayout& tiled_layout() const { return tiled_; }
+  /// Elements per store transaction of the skewed tiles the plan takes
+  /// (PermuteOptions::align), or 0: rectangular tiles (or no tiles).
+  int skew() const {
+    if (transpose_) return transpose_->skew();
+    return method_ == PermuteMethod::tiled ? tiled_.skew : 0;
+  }
+  /// Whether the plan was made for LayoutStride views (docs/strided.md).
+  bool strided() const { return strided_; }
+  /// The row-major problem the kernels see (LayoutLeft mapped, strided views'
+  /// dimensions ordered by stride), before fusion.
+  const impl::PermuteShape& shape() const { return shape_; }
+  /// After fusion: what the fused variant moves.
+  const impl::PermuteShape& fused_shape() const { return fused_; }
+  /// Elements per global access of the rows and tiled methods' staged moves
+  /// when alpha = 1, beta = 0 and both views are aligned to that many
+  /// elements: the backend's Traits::permute_pack_bytes over the element's
+  /// size where the rows allow (every row starts on, and holds, a multiple of
+  /// them; pure moves of one type only), else 1.
+  int pack_width() const { return packed_ ? PW : 1; }
+  const backends::TileConfig& config() const { return config_; }
+  /// Work items of a team of the tiled method's launch: the config's team
+  /// rows x vector, times PermuteWideBox::team where the plan took the
+  /// backend's wide box.
+  int tiled_team_size() const {
+    const backends::TileConfig c = tiled_config();
+    return c.team_rows * c.vector;
+  }
+  /// Tiles (the rows method: units of pieces) each team of the launch takes
+  /// in turn.
+  int tiles_per_team() const {
+    if (transpose_) return transpose_->config().tiles_per_team;
+    return method_ == PermuteMethod::tiled ? tiled_config().tiles_per_team : config_.tiles_per_team;
+  }
+
+  /// Throws tilekit::invalid_argument where execute() would for these views:
+  /// the planned rank, layout, extents and strides, disjoint.
+  template <class InView, class OutView>
+  void check(const InView& in, const OutView& out) const {
+    static_assert(InView::rank() >= 1 && InView::rank() <= impl::permute_max_rank,
+                  "tilekit::permute: views must have rank 1 to 8");
+    static_assert(InView::rank() == OutView::rank(),
+                  "tilekit::permute: input and output must have the same rank");
+    detail::require_in_out_strided_pair<ExecSpace, T, InView, OutView, TOut>();
+    const std::string& w = where();
+    constexpr bool strided = detail::is_stride_v<InView> || detail::is_stride_v<OutView>;
+    if (static_cast<int>(InView::rank()) != rank_ || strided != strided_ ||
+        (!strided && impl::is_left_v<InView> != left_))
+      detail::fail(w, "views of rank " + std::to_string(InView::rank()) +
+                          " and another layout than the planned rank " + std::to_string(rank_));
+    bool in_ok = true, out_ok = true;
+    for (int d = 0; d < rank_; ++d) {
+      in_ok = in_ok && static_cast<index_t>(in.extent(d)) == extents_[d];
+      out_ok = out_ok && static_cast<index_t>(out.extent(d)) == extents_[perm_[d]];
+    }
+    if (!in_ok)
+      detail::fail(w, "input extents " + detail::extents_string(in) + " differ from the planned (" +
+                          impl::join(extents_, rank_) + ")");
+    if (!out_ok) {
+      std::vector<index_t> want(rank_);
+      for (int d = 0; d < rank_; ++d) want[d] = extents_[perm_[d]];
+      detail::fail(w, "output extents " + detail::extents_string(out) +
+                          " must be the input extents (" + impl::join(extents_, rank_) +
+                          ") permuted by [" + impl::join(perm_, rank_) + "], (" +
+                          impl::join(want, rank_) + ")");
+    }
+    if constexpr (strided) {
+      bool same = true;
+      for (int d = 0; d < rank_; ++d)
+        same = same && static_cast<index_t>(in.stride(d)) == in_strides_[d] &&
+               static_cast<index_t>(out.stride(d)) == out_strides_[d];
+      if (!same)
+        detail::fail(w, "strides differ from the planned views' (input (" +
+                            impl::join(in_strides_, rank_) + "), output (" +
+                            impl::join(out_strides_, rank_) + "))");
+      detail::require_strided(w, "input", in);
+      detail::require_strided(w, "output", out);
+    } else {
+      detail::require_contiguous(w, "input", in);
+      detail::require_contiguous(w, "output", out);
+    }
+    detail::require_disjoint(w, in, out);
+    index_t n = 1;
+    for (int d = 0; d < rank_; ++d) n = detail::checked_mul(w, n, extents_[d]);
+  }
+
+ private:
+  using Mem = typename ExecSpace::memory_space;
+  static constexpr int K = backends::Traits<ExecSpace>::loads_in_flight;
+  /// Staging registers per work item: the backend's count of 8-byte ones, so
+  /// a 16-byte element gets half as many.
+  static constexpr int N = std::max<int>(
+      1, backends::Traits<ExecSpace>::stage_registers * 8 / std::max<int>(8, sizeof(T)));
+  /// One type, not conjugated: every variant; the store of a pure move keeps every bit.
+  static constexpr bool plain = std::is_same_v<T, TOut> && !conjugates;
+  /// Elements per unit of the packed staged moves (1: none; staged teams only).
+  /// The kernels move bits: every type of the element's size shares them.
+  static constexpr int PW = plain && N > 1 ? impl::permute_pack_width<ExecSpace, T>() : 1;
+  using Bits = impl::bits_t<(PW > 1 ? sizeof(T) : 1)>;  ///< an element's
+  using Unit = impl::bits_t<(PW > 1 ? PW * sizeof(T) : 1)>;  ///< PW elements'
+  using PackRows = impl::PermuteRows<ExecSpace, Unit, N, impl::StoreMove<Unit>>;
+  /// The tiled kernel's host path (PermuteTiled): its scratch laid out transposed.
+  static constexpr bool host_path = impl::micro_edge<ExecSpace, T>() > 0;
+  /// Pure moves of 2-D transpositions run the 2-D engine (PermuteMethod::transpose).
+  static constexpr bool by_transpose = plain && impl::permute_2d_by_transpose<ExecSpace>();
+  using S = scalar_type;
+
+  const std::string& where() const { return opts_.label; }
+
+  void resolve_config() {
+    // The tile of the larger element (scratch holds T: the stores convert).
+    config_ = impl::resolve_tile(
+        where(), opts_, backends::Traits<ExecSpace>::permute_tile(std::max(sizeof(T), sizeof(TOut))),
+        /*padded=*/true, /*max_edge=*/1024);
+    detail::require_align(where(), opts_.align);
+  }
+
+  /// Elements per store transaction S for skewed tiles (impl::skew_elements;
+  /// staged tiles only) where some store row of layout L does not start on a
+  /// transaction (the output's address, the store rows' stride or a tile step
+  /// not a multiple of S); else 0. Whether the box can take them (an affine
+  /// 2-D transposition) is make_tiling's to say.
+  int skew_for(const impl::TiledLayout& L) const {
+    const int S = impl::skew_elements<ExecSpace>(opts_.align, sizeof(TOut));
+    if (N <= 1 || S <= 1) return 0;
+    bool off = L.out_row % S != 0 || out_at_ % S != 0;
+    for (int i = 0; i < L.digits; ++i) off = off || L.step_out[i] % S != 0;
+    return off ? S : 0;
+  }
+
+  /// The rows method's edge: a fastest dimension that stays and holds at
+  /// least this many elements moves as rows, edge^2 elements a team step. The
+  /// caller's tile, else the backend's permute_rows_edge where it has one
+  /// (hosts, whose tiles are larger than a rows step should be), else the
+  /// tile.
+  index_t rows_edge() const {
+    if constexpr (requires { backends::Traits<ExecSpace>::permute_rows_edge(sizeof(T)); })
+      if (opts_.tile <= 0)
+        return backends::Traits<ExecSpace>::permute_rows_edge(std::max(sizeof(T), sizeof(TOut)));
+    return config_.tile;
+  }
+
+  /// Tiles below which the default tile is halved (impl::tiles_wanted).
+  index_t want_tiles() const { return impl::tiles_wanted<ExecSpace>(exec_.concurrency()); }
+
+  /// Whether the caller gave any part of the launch shape (tile, team rows,
+  /// vector, pad, tiles a team): the backend's own choices of it (wide boxes,
+  /// the transpose method) apply only where none is given.
+  bool launch_given() const { return impl::launch_given(opts_); }
+
+  /// The backend's wider box (Traits::permute_wide_box) in place of the
+  /// tiled method's default one (tiling, box), where it applies: no launch
+  /// option given, the output's fastest fused dimension shorter than `below`,
+  /// a default box whose offsets are not all computed (affine boxes have a
+  /// long dimension in each run; the 2-D ones skew), and a wide box that fits
+  /// the team's scratch (smax) and its staging with `team` times the rows.
+  void widen(impl::Tiling& tiling, impl::TileBox& box, std::size_t smax) {
+    if constexpr (requires { backends::Traits<ExecSpace>::permute_wide_box; }) {
+      constexpr backends::PermuteWideBox wb = backends::Traits<ExecSpace>::permute_wide_box;
+      const int r = fused_.rank;
+      if (wb.below <= 0 || launch_given() || tiling.layout.kind == impl::BoxKind::affine ||
+          fused_.n[fused_.p[r - 1]] >= wb.below)
+        return;
+      const index_t t = config_.tile;
+      const impl::TileBox b = impl::choose_box(fused_, std::max<index_t>(1, t / wb.load_div),
+                                               wb.area_tiles * t * t, wb.store_edges * t);
+      const impl::Tiling wt = impl::make_tiling(fused_, b, config_.pad);
+      const auto& L = wt.layout;
+      using F = impl::PermuteTiled<ExecSpace, T, K, N, impl::StoreMove<T>, impl::BoxKind::tables>;
+      if (L.box[impl::store_cols] <= tiling.layout.box[impl::store_cols] ||
+          F::scratch_bytes(L) > smax ||
+          !impl::stage_fits(N, L.box[impl::load_rows], L.box[impl::load_cols],
+                            config_.team_rows * wb.team * config_.vector))
+        return;
+      tiling = wt;
+      box = b;
+      wide_team_ = wb.team;
+    }
+  }
+
+  /// The tiled kernel's launch shape: the config, with the backend's
+  /// permute_tiled_tiles_per_team where it sets one, the tiles are not skewed
+  /// and the caller gave none (Cuda: one tile a team; skewed tiles keep the
+  /// config's four, backends/cuda.hpp), and the team rows of a wide box.
+  backends::TileConfig tiled_config() const {
+    backends::TileConfig c = config_;
+    c.team_rows *= wide_team_;
+    if constexpr (requires { backends::Traits<ExecSpace>::permute_tiled_tiles_per_team; })
+      if (opts_.tiles_per_team == 0 && tiled_.skew <= 1)
+        c.tiles_per_team = backends::Traits<ExecSpace>::permute_tiled_tiles_per_team;
+    return c;
+  }
+
+  /// League of a team kernel: `tiles_per_team` steps of work per team (teams
+  /// loop over the rest; one-thread CPU teams keep contiguous work).
+  int league(index_t work, const backends::TileConfig& c) const {
+    const int per_team = std::max(1, c.tiles_per_team);
+    return impl::league_for((work + per_team - 1) / per_team,
+                            backends::Traits<ExecSpace>::max_league);
+  }
+
+  /// Chooses the method and validates (and, for tiled, prepares) its launch.
+  void prepare() {
+    const std::string& w = where();
+    if (shape_.size() == 0) {
+      method_ = PermuteMethod::none;
+      return;
+    }
+    const auto st = impl::StoreAxpby<T, TOut, conjugates>{S(1), S(1)};
+    if (variant_ == PermuteVariant::naive) return prepare_naive(shape_);
+    // Strided views whose fastest dimensions do not have unit stride on both
+    // sides (every other column, say) have no runs to tile: element by element.
+    if (!fused_.unit_inner()) return prepare_naive(fused_);
+    const int r = fused_.rank;
+    const bool stays = r >= 1 && fused_.p[r - 1] == r - 1;
+    const index_t edge = rows_edge();
+    if (r <= 1 || (stays && fused_.n[r - 1] >= edge)) {
+      method_ = r <= 1 ? PermuteMethod::copy : PermuteMethod::rows;
+      kernel_ = opts_.label + (r <= 1 ? "_copy" : "_rows");
+      constexpr bool by_input = impl::permute_rows_input_order<ExecSpace>();
+      rows_ = impl::make_rows_layout(fused_, edge * edge, by_input);
+      impl::PermuteRows<ExecSpace, T, N, decltype(st)> f{nullptr, nullptr, rows_, st};
+      policy_ = impl::team_policy(w, exec_, f, league(rows_.units, config_), config_,
+                                  decltype(f)::scratch_bytes(rows_.unit), /*flat=*/true);
+      // The same rows in units of PW elements (a step of as many units).
+      if constexpr (PW > 1) {
+        impl::PermuteShape f1 = fused_;
+        if (impl::pack_rows_shape(f1, PW)) {
+          rows_pack_ = impl::make_rows_layout(f1, edge * edge, by_input);
+          const PackRows g{nullptr, nullptr, rows_pack_, {}};
+          policy_pack_ = impl::team_policy(w, exec_, g, league(rows_pack_.units, config_), config_,
+                                           PackRows::scratch_bytes(rows_pack_.unit), true);
+          packed_ = true;
+        }
+      }
+      return;
+    }
+    method_ = PermuteMethod::tiled;
+    kernel_ = opts_.label + "_tiled";
+    // The backend's tile, halved while its scratch exceeds what a team may
+    // have; on hosts (the backend sets tiles_per_thread) also, down to 32,
+    // while the tensor would give a thread fewer tiles than that, and, down
+    // to the rows method's edge, until every store row is one run of scratch
+    // (rows_in_scratch: the host path writes it whole, while a tile's runs
+    // longer than the innermost extents join dimensions into boxes whose store
+    // rows are gathered, at about half the speed): where no edge down to it
+    // gives one, the largest. A caller's tile is taken as given (too large
+    // throws).
+    constexpr int level = impl::tile_scratch_level<ExecSpace>();
+    const std::size_t smax = static_cast<std::size_t>(
+        Kokkos::TeamPolicy<ExecSpace>(exec_, 1, 1).scratch_size_max(level));
+    // (Its scratch depends on the layout only, whichever kernel runs it.)
+    using F = impl::PermuteTiled<ExecSpace, T, K, N, decltype(st), impl::BoxKind::tables>;
+    impl::Tiling tiling;
+    impl::TileBox box;
+    std::optional<std::pair<impl::Tiling, impl::TileBox>> largest;
+    for (int tile = config_.tile;; tile /= 2) {
+      // Hosts: where the edge passes transpose_tile_rows, load runs of edge^2 /
+      // rows elements and store runs of rows, as the transpose's tiles (long
+      // reads for the prefetchers). One-thread teams only, as the transpose's.
+      const int rows = impl::tile_rows(impl::host_tile_rows<ExecSpace, T>(config_), tile);
+      const index_t area = static_cast<index_t>(tile) * tile;
+      box = rows < tile ? impl::choose_box(fused_, area / rows, area, rows)
+                        : impl::choose_box(fused_, impl::tiled_run_target(fused_, tile), area);
+      tiling = impl::make_tiling(fused_, box, config_.pad, 0,
+                                 host_path && impl::transposed_scratch(box));
+      if (opts_.tile > 0 || tile == 1) break;
+      if (F::scratch_bytes(tiling.layout) > smax) continue;
+      const auto& L = tiling.layout;
+      if (tile > 32 && L.ntiles < want_tiles()) continue;
+      if (want_tiles() > 0 && !L.rows_in_scratch) {
+        if (!largest) largest.emplace(tiling, box);
+        if (tile / 2 >= rows_edge()) continue;
+        std::tie(tiling, box) = *largest;  // none has them: the largest
+      }
+      break;
+    }
+    widen(tiling, box, smax);
+    // Skewed tiles where the box takes them (make_tiling), every tile still
+    // staged (a skewed tile reads S - 1 more rows, within the chunk's: the
+    // scratch does not grow).
+    if (const int S = skew_for(tiling.layout); S > 1) {
+      const impl::Tiling skewed =
+          impl::make_tiling(fused_, box, config_.pad, S, tiling.layout.transposed);
+      const auto& L = skewed.layout;
+      if (L.skew > 1 &&
+          impl::stage_fits(N, L.box[impl::load_rows], L.box[impl::load_cols],
+                           config_.team_rows * wide_team_ * config_.vector))
+        tiling = skewed;
+    }
+    tiled_ = tiling.layout;
+    packed_ = PW > 1 && impl::pack_tiles(tiling, PW);
+    with_tiled<decltype(st)>([&](auto f) {
+      policy_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, tiled_config()),
+                                  tiled_config(), decltype(f)::scratch_bytes(tiled_),
+                                  /*flat=*/true, level);
+    });
+    // Packed tiles hold 1 / PW the units: a team of 1 / PW the work items (a
+    // caller's team is taken as given) stages as many registers each, so each
+    // keeps as many loads in flight as the element kernel's.
+    if constexpr (PW > 1) {
+      if (packed_) {
+        auto c = tiled_config();
+        if (opts_.team_rows == 0) c.team_rows = std::max(1, c.team_rows / PW);
+        with_tiled<impl::StoreMove<Bits>, PW, Bits>([&](auto f) {
+          policy_pack_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, c), c,
+                                           decltype(f)::scratch_bytes(tiled_), /*flat=*/true,
+                                           level);
+        });
+      }
+    }
+    if (tiled_.kind == impl::BoxKind::affine) return;  // the kernel computes its offsets
+    tables_ = Kokkos::View<index_t*, Mem>(
+        Kokkos::view_alloc(exec_, Kokkos::WithoutInitializing, "tilekit::permute_tables"),
+        tiled_.table_size());
+    Kokkos::parallel_for(
+        opts_.label + "_tables",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, tiled_.table_size()),
+        impl::PermuteTables{tables_.data(), tiling.maps});
+  }
+
+  /// The dimensions of a fused problem that the 2-D engine moves: the
+  /// input's fastest (a, unit stride in the input), the output's fastest (b,
+  /// unit stride in the output) and, at rank 3, the third (c: a batch of
+  /// matrices, any strides); a < 0: not such a problem.
+  struct TransposeDims {
+    int a = -1, b = -1, c = -1;
+  };
+  /// A fused 2-D transposition (rank 2, [1, 0]), or a batch of them (rank 3,
+  /// the fastest dimension moved: [2, 1, 0], [0, 2, 1]) whose matrices hold
+  /// at least the transpose's tile rows both ways (smaller ones fill a tile
+  /// better as the tiled method's boxes, which pack several of them).
+  TransposeDims transpose_dims() const {
+    const int r = fused_.rank;
+    if (r < 2 || r > 3 || fused_.p[r - 1] == r - 1) return {};
+    TransposeDims d{r - 1, fused_.p[r - 1], -1};
+    if (r == 3) {
+      d.c = 3 - d.a - d.b;
+      const index_t least = std::max(1, impl::transpose_tile_rows<ExecSpace>());
+      if (std::min(fused_.n[d.a], fused_.n[d.b]) < least) return {};
+    }
+    return d;
+  }
+  /// Where the backend runs them so (by_transpose), a fused 2-D transposition
+  /// or a batch of them (transpose_dims) with the backend's launch shape (no
+  /// tile, team, vector, pad or tiles per team given) takes the transpose
+  /// method: the 2-D engine (impl::MatrixTranspose) on the fused problem's
+  /// matrix, in (m x n) = (n[b] x n[a]), element (i, j) at i si[b] + j, out
+  /// (n x m), element (j, i) at j so[a] + i; a batch in one launch
+  /// (impl::TransposeBatch). Its scaled stores keep the tiled method prepared
+  /// above.
+  void plan_transpose(const T* in, const TOut* out) {
+    if constexpr (by_transpose) {
+      const TransposeDims d = transpose_dims();
+      if (method_ != PermuteMethod::tiled || launch_given() || d.a < 0) return;
+      impl::TransposeBatch batch;
+      if (d.c >= 0) batch = {fused_.n[d.c], fused_.si[d.c], fused_.so[d.c]};
+      const impl::TransposeGeom g =
+          impl::transpose_geom(fused_.n[d.b], fused_.n[d.a], fused_.si[d.b], 1, fused_.so[d.a], 1);
+      transpose_.emplace(exec_, g, batch, /*padded=*/true, opts_, opts_.label + "_transpose", in,
+                         const_cast<TOut*>(out));
+      method_ = PermuteMethod::transpose;
+    }
+  }
+
+  /// The naive kernel on f (the variant's: the unfused shape; the fallback of
+  /// strided views: the fused one), in input order: the output offset of each
+  /// element, and its input offset when the input is not contiguous.
+  void prepare_naive(const impl::PermuteShape& f) {
+    method_ = PermuteMethod::naive;
+    kernel_ = opts_.label + "_naive";
+    naive_out_ = {};
+    naive_in_ = {};
+    for (int d = f.rank - 1; d >= 0; --d) naive_out_.push(f.n[d], f.so[d]);
+    index_t unit = 0;
+    for (int d = f.rank - 1; d >= 0; --d) naive_in_.push(f.n[d], f.si[d]);
+    if (naive_in_.affine(unit) && unit == 1) naive_in_ = {};  // contiguous: in[i]
+  }
+
+  void launch(const T* in, TOut* out, const S& alpha, const S& beta) const {
+    switch (method_) {
+      case PermuteMethod::none: return;
+      case PermuteMethod::copy:
+      case PermuteMethod::rows:
+        impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
+          if constexpr (PW > 1 && std::is_same_v<decltype(st), impl::StoreMove<T>>) {
+            if (packs(in, out)) {
+              Kokkos::parallel_for(kernel_, policy_pack_,
+                                   PackRows{reinterpret_cast<const Unit*>(in),
+                                            reinterpret_cast<Unit*>(out), rows_pack_, {}});
+              return;
+            }
+          }
+          using F = impl::PermuteRows<ExecSpace, T, N, decltype(st)>;
+          Kokkos::parallel_for(kernel_, policy_, F{in, out, rows_, st});
+        });
+        return;
+      case PermuteMethod::transpose:
+        if constexpr (by_transpose) {
+          if (alpha == S(1) && beta == S(0)) {
+            transpose_->execute(in, out);  // the views were checked by execute()
+            return;
+          }
+        }
+        [[fallthrough]];  // scaled stores: the tiled boxes
+      case PermuteMethod::tiled:
+        impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
+          auto run = [&](auto f) {
+            f.in = in;
+            f.out = out;
+            f.store = st;
+            if (tiled_.skew > 1)
+              f.L.phase = static_cast<std::int16_t>(
+                  reinterpret_cast<std::uintptr_t>(out) / sizeof(TOut) % tiled_.skew);
+            Kokkos::parallel_for(kernel_, policy_, f);
+          };
+          if constexpr (PW > 1 && std::is_same_v<decltype(st), impl::StoreMove<T>>) {
+            if (packs(in, out))
+              return with_tiled<impl::StoreMove<Bits>, PW, Bits>([&](auto f) {
+                f.in = reinterpret_cast<const Bits*>(in);
+                f.out = reinterpret_cast<Bits*>(out);
+                Kokkos::parallel_for(kernel_, policy_pack_, f);
+              });
+          }
+          with_tiled<decltype(st)>(run);
+        });
+        return;
+      case PermuteMethod::naive:
+        impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
+          Kokkos::parallel_for(
+              kernel_,
+              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, shape_.size()),
+              impl::PermuteNaive<T, decltype(st)>{in, out, naive_out_, st, naive_in_});
+        });
+        return;
+    }
+  }
+
+  /// Whether execute() moves units of PW elements: the plan's rows allow it
+  /// and both views start on a unit.
+  bool packs(const T* in, const TOut* out) const {
+    constexpr std::uintptr_t unit = sizeof(Unit);
+    return packed_ && reinterpret_cast<std::uintptr_t>(in) % unit == 0 &&
+           reinterpret_cast<std::uintptr_t>(out) % unit == 0;
+  }
+
+  /// Calls fn(f) with the tiled kernel of V elements (T, or their bits in
+  /// units of W) for the plan's kind of box, its views not yet set.
+  template <class Store, int W = 1, class V = T, class Fn>
+  void with_tiled(const Fn& fn) const {
+    auto run = [&](auto kind) {
+      fn(impl::PermuteTiled<ExecSpace, V, K, N, Store, decltype(kind)::value, W>{
+          nullptr, nullptr, tables_.data(), tiled_, {}});
+    };
+    using impl::BoxKind;
+    switch (tiled_.kind) {
+      case BoxKind::affine: return run(std::integral_constant<BoxKind, BoxKind::affine>{});
+      case BoxKind::load_table: return run(std::integral_constant<BoxKind, BoxKind::load_table>{});
+      case BoxKind::tables: return run(std::integral_constant<BoxKind, BoxKind::tables>{});
+    }
+  }
+
+  ExecSpace exec_;
+  PermuteVariant variant_;
+  PermuteOptions opts_;
+  int rank_;
+  std::vector<int> perm_;
+  bool left_;
+  bool strided_;
+  index_t out_at_;  ///< the planned output's address in elements (skew_for)
+  std::vector<index_t> extents_, in_strides_, out_strides_;
+  impl::PermuteShape shape_, fused_;
+  PermuteMethod method_ = PermuteMethod::none;
+  backends::TileConfig config_{};
+  impl::RowsLayout rows_{};
+  bool packed_ = false;            ///< the rows or tiles allow units of PW (pack_width)
+  impl::RowsLayout rows_pack_{};   ///< rows_ in units of PW elements
+  Kokkos::TeamPolicy<ExecSpace> policy_pack_{};  ///< the packed kernel's launch
+  impl::TiledLayout tiled_{};
+  int wide_team_ = 1;  ///< the tiled launch's team rows, times the config's (wide boxes)
+  impl::Digits naive_out_{};  ///< naive: input index -> output offset
+  impl::Digits naive_in_{};   ///< naive: input index -> input offset (none: contiguous)
+  std::string kernel_;        ///< label of the kernel execute() launches
+  Kokkos::TeamPolicy<ExecSpace> policy_{};
+  Kokkos::View<index_t*, Mem> tables_;
+  std::optional<impl::MatrixTranspose<ExecSpace, T>> transpose_;  ///< the transpose method's
+};
+
+// The input's and the output's value types; tilekit::conjugate gives the
+// conjugating plan.
+template <class E, class I, class O>
+PermutePlan(const E&, const I&, const O&, const std::vector<int>&)
+    -> PermutePlan<E, typename I::non_const_value_type, typename O::non_const_value_type>;
+template <class E, class I, class O>
+PermutePlan(const E&, const I&, const O&, const std::vector<int>&, PermuteVariant)
+    -> PermutePlan<E, typename I::non_const_value_type, typename O::non_const_value_type>;
+template <class E, class I, class O>
+PermutePlan(const E&, const I&, const O&, const std::vector<int>&, PermuteVariant, PermuteOptions)
+    -> PermutePlan<E, typename I::non_const_value_type, typename O::non_const_value_type>;
+template <class E, class I, class O>
+PermutePlan(const E&, const I&, const O&, const std::vector<int>&, conjugate_t)
+    -> PermutePlan<E, typename I::non_const_value_type, typename O::non_const_value_type, true>;
+template <class E, class I, class O>
+PermutePlan(const E&, const I&, const O&, const std::vector<int>&, conjugate_t, PermuteVariant)
+    -> PermutePlan<E, typename I::non_const_value_type, typename O::non_const_value_type, true>;
+template <class E, class I, class O>
+PermutePlan(const E&, const I&, const O&, const std::vector<int>&, conjugate_t, PermuteVariant,
+            PermuteOptions)
+    -> PermutePlan<E, typename I::non_const_value_type, typename O::non_const_value_type, true>;
+
+}  // namespace tilekit

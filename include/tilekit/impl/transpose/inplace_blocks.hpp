@@ -1,0 +1,172 @@
+#pragma once
+// Dispatch of the blocked in-place transposes (docs/transpose_inplace.md):
+// the square pair swap (launch_inplace_blocked, also batched over a grid of
+// square blocks), and the rectangular transpose by square blocks
+// (RectBlockedTranspose): with g = gcd(m, n), an m x n row-major matrix is
+// P x Q blocks of g x g (P = m / g, Q = n / g).
+//
+//  1. Every block is transposed in place (one launch of the pair swap).
+//  2. Element (p, b, q, a) (row p g + b, column q g + a) now belongs at
+//     (q, b, p, a) of the n x m result, i.e. at (q g + b) m + p g + a: a
+//     permutation of the rows of g elements that keeps each element's column
+//     a within its row. Both address sets of the columns a in [a0, a0 + w)
+//     are the addresses congruent to them modulo g, so each such batch of
+//     columns is shuffled on its own: a permute {2, 1, 0, 3} of the batch into
+//     a workspace, then a copy back to its place (two PermutePlan launches on
+//     strided views, their inner runs w elements long).
+//
+// Traffic: the matrix is read and written three times (the square pass and
+// both shuffle passes), the workspace once each way; it is sized to stay in
+// the last-level cache (RectInplaceConfig::batch_bytes) where it can.
+#include <tilekit/backends/traits.hpp>
+#include <tilekit/errors.hpp>
+#include <tilekit/impl/common/launch.hpp>
+#include <tilekit/impl/permute/dispatch.hpp>
+#include <tilekit/impl/transpose/inplace_kernels.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <string>
+
+namespace tilekit::impl {
+
+/// Transposes in place each n x n block of a grid of blocks_p x blocks_q of
+/// them whose rows lie `stride` elements apart (a square matrix: 1, 1, n),
+/// with the pair swap's launch shape `config`; dry_run validates the launch.
+template <class ExecSpace, class T>
+void launch_inplace_blocked(const std::string& label, const ExecSpace& exec,
+                            const backends::TileConfig& config, T* a, index_t n, index_t stride,
+                            index_t blocks_p, index_t blocks_q, bool dry_run) {
+  if (!dry_run && n == 0) return;
+  with_stage<ExecSpace>(config, [&](auto K, auto N) {
+    // Two tiles in flight: each gets half of the staging registers.
+    constexpr int half = decltype(N)::value > 1 ? decltype(N)::value / 2 : 1;
+    using F = TransposeInplaceBlocked<ExecSpace, T, decltype(K)::value, half>;
+    const int tile = config.tile, ld = tile + config.pad;
+    const index_t nb = (n + tile - 1) / tile;
+    const index_t npairs = nb * (nb + 1) / 2;
+    const bool aliased = inplace_rows_aliased<ExecSpace, T>(
+        stride, static_cast<double>(n) * n * blocks_p * blocks_q * sizeof(T));
+    F f{a, n, tile, ld, nb, npairs, stride, blocks_q, blocks_p * blocks_q, aliased};
+    const index_t teams =
+        (npairs * blocks_p * blocks_q + config.tiles_per_team - 1) / config.tiles_per_team;
+    auto policy = team_policy(label, exec, f,
+                              league_for(teams, backends::Traits<ExecSpace>::max_league), config,
+                              F::scratch_bytes(tile, ld), /*flat=*/true,
+                              tile_scratch_level<ExecSpace>());
+    if (!dry_run) Kokkos::parallel_for(label + "_blocked", policy, f);
+  });
+}
+
+/// The rectangular transpose by square blocks (above) of a rows x cols
+/// row-major matrix, rows != cols, whose gcd g is at least min_edge.
+/// Workspace: rows * cols / g * w elements, w the columns of a shuffle batch.
+template <class ExecSpace, class T>
+class RectBlockedTranspose {
+ public:
+  /// Smallest block edge. Below it the decomposition is faster: the batches'
+  /// rows are then a few elements long. The workspace of one column of every
+  /// row is then at most 1/16 of the matrix.
+  static constexpr index_t min_edge = 16;
+  static bool applies(index_t rows, index_t cols) {
+    return rows > 0 && cols > 0 && rows != cols && std::gcd(rows, cols) >= min_edge;
+  }
+
+  /// `square`: the pair swap's launch shape (resolved); `workspace_bytes`
+  /// >= 0 the caller's bound on the workspace (rounded down to whole batch
+  /// columns, one at least), else the backend's batch_bytes within a quarter
+  /// of the matrix.
+  RectBlockedTranspose(const ExecSpace& exec, T* a, index_t rows, index_t cols,
+                       const backends::TileConfig& square, long workspace_bytes,
+                       std::string label)
+      : exec_(exec), label_(std::move(label)), square_(square), rows_(rows), cols_(cols) {
+    if (!applies(rows, cols))
+      detail::fail(label_, "the blocked in-place transpose needs a matrix that is not square "
+                           "with a common divisor of its extents of 16 or more");
+    g_ = std::gcd(rows, cols);
+    const index_t chunks = rows / g_ * cols;  // rows of g elements
+    const std::size_t row_bytes = static_cast<std::size_t>(chunks) * sizeof(T);
+    const auto cfg = backends::Traits<ExecSpace>::inplace_rect(exec_);
+    index_t w;
+    if (workspace_bytes >= 0) {
+      w = std::clamp<index_t>(static_cast<index_t>(workspace_bytes / row_bytes), 1, g_);
+    } else {
+      w = std::clamp<index_t>(static_cast<index_t>(cfg.batch_bytes / row_bytes), 1, g_ / 4);
+      // Whole 128-byte lines per batch where the batch is that wide, and
+      // batches of nearly equal width.
+      const index_t line = std::max<index_t>(1, 128 / static_cast<index_t>(sizeof(T)));
+      const index_t nb = (g_ + w - 1) / w;
+      w = (g_ + nb - 1) / nb;
+      if (w > line) w = w / line * line;
+    }
+    width_ = w;
+    workspace_ = Kokkos::View<T*, Mem>(
+        Kokkos::view_alloc(exec_, Kokkos::WithoutInitializing, label_ + "_workspace"),
+        static_cast<std::size_t>(chunks * width_));
+    PermuteOptions po;
+    po.label = label_ + "_shuffle";
+    po.tiles_per_team = cfg.shuffle_tiles_per_team;
+    full_.emplace(make_pass(a, width_, po));
+    if (const index_t rest = g_ % width_; rest > 0) rest_.emplace(make_pass(a, rest, po));
+    launch_inplace_blocked<ExecSpace, T>(label_, exec_, square_, a, g_, cols_, rows_ / g_,
+                                         cols_ / g_, true);
+  }
+
+  void execute(T* a) const {
+    launch_inplace_blocked<ExecSpace, T>(label_, exec_, square_, a, g_, cols_, rows_ / g_,
+                                         cols_ / g_, false);
+    for (index_t a0 = 0; a0 < g_; a0 += width_) {
+      const Pass& p = a0 + width_ <= g_ ? *full_ : *rest_;
+      p.gather.execute(source(a + a0, p.width), buffer(p.width));
+      p.scatter.execute(buffer(p.width), destination(a + a0, p.width));
+    }
+  }
+
+  std::size_t workspace_bytes() const { return workspace_.size() * sizeof(T); }
+  index_t edge() const { return g_; }
+  /// Columns of each row of g elements that one shuffle batch moves.
+  index_t batch_width() const { return width_; }
+
+ private:
+  using Mem = typename ExecSpace::memory_space;
+  using Strided = Kokkos::View<T****, Kokkos::LayoutStride, Mem, Kokkos::MemoryUnmanaged>;
+  using Plan = PermutePlan<ExecSpace, T>;
+  struct Pass {
+    index_t width;
+    Plan gather, scatter;
+  };
+
+  /// The batch's columns of the blocks after step 1: (p, b, q, a).
+  Strided source(T* at, index_t w) const {
+    const index_t P = rows_ / g_, Q = cols_ / g_;
+    return Strided(at, Kokkos::LayoutStride(P, g_ * cols_, g_, cols_, Q, g_, w, 1));
+  }
+  /// The workspace, (q, b, p, a) in order.
+  Strided buffer(index_t w) const {
+    const index_t P = rows_ / g_, Q = cols_ / g_;
+    return Strided(workspace_.data(),
+                   Kokkos::LayoutStride(Q, g_ * P * w, g_, P * w, P, w, w, 1));
+  }
+  /// Their places in the cols x rows result: (q, b, p, a).
+  Strided destination(T* at, index_t w) const {
+    const index_t P = rows_ / g_, Q = cols_ / g_;
+    return Strided(at, Kokkos::LayoutStride(Q, g_ * rows_, g_, rows_, P, g_, w, 1));
+  }
+  Pass make_pass(T* a, index_t w, const PermuteOptions& po) const {
+    return Pass{w, Plan(exec_, source(a, w), buffer(w), {2, 1, 0, 3}, PermuteVariant::fused, po),
+                Plan(exec_, buffer(w), destination(a, w), {0, 1, 2, 3}, PermuteVariant::fused,
+                     po)};
+  }
+
+  ExecSpace exec_;
+  std::string label_;
+  backends::TileConfig square_;
+  index_t rows_, cols_, g_ = 1, width_ = 1;
+  Kokkos::View<T*, Mem> workspace_;
+  std::optional<Pass> full_, rest_;
+};
+
+}  // namespace tilekit::impl

@@ -1,0 +1,63 @@
+#pragma once
+// The value types tilekit's own programs run, as type lists, and their names
+// (the tool's --dtype values, the tests' case names).
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace tilekit::support {
+
+template <class... Ts> struct List {};
+
+template <class... A, class... B>
+List<A..., B...> cat(List<A...>, List<B...>);
+template <class A, class B> using Cat = decltype(cat(A{}, B{}));
+
+/// The moves' (transposes') real types, the reductions', the complex ones.
+using MoveTypes = List<std::int32_t, float, double>;
+using ReduceTypes = List<std::int32_t, std::int64_t, float, double>;
+using ComplexTypes = List<Kokkos::complex<float>, Kokkos::complex<double>>;
+/// The permute's: the moves' and the complex ones.
+using PermuteTypes = Cat<MoveTypes, ComplexTypes>;
+
+/// The element types of the moves, in the order the programs' type enums
+/// follow (the fuzzer's Type, the Python module's Dtype).
+using ElementTypes = List<std::int32_t, std::int64_t, float, double, Kokkos::complex<float>,
+                          Kokkos::complex<double>>;
+
+/// fn(T{}) for the type at index k of the list L; k out of range throws
+/// std::out_of_range.
+template <class T, class... Ts, class Fn>
+auto with_type_at(List<T, Ts...>, int k, Fn&& fn) {
+  if constexpr (sizeof...(Ts) == 0) {
+    if (k != 0) throw std::out_of_range("type index out of range");
+    return fn(T{});
+  } else {
+    if (k == 0) return fn(T{});
+    return with_type_at(List<Ts...>{}, k - 1, std::forward<Fn>(fn));
+  }
+}
+
+/// "int32", "float", "cfloat", "half", ... ("other" for any other type). A
+/// host-only Kokkos defines half_t and bhalf_t as float: they are "float".
+template <class T>
+std::string type_name() {
+  using H = Kokkos::Experimental::half_t;
+  using B = Kokkos::Experimental::bhalf_t;
+  if constexpr (std::is_same_v<T, float>) return "float";
+  else if constexpr (std::is_same_v<T, double>) return "double";
+  else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
+  else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
+  else if constexpr (std::is_same_v<T, std::int16_t>) return "int16";
+  else if constexpr (std::is_same_v<T, H>) return "half";
+  else if constexpr (std::is_same_v<T, B>) return "bhalf";
+  else if constexpr (std::is_same_v<T, Kokkos::complex<float>>) return "cfloat";
+  else if constexpr (std::is_same_v<T, Kokkos::complex<double>>) return "cdouble";
+  else return "other";
+}
+
+}  // namespace tilekit::support
