@@ -30,8 +30,8 @@ TEST(DistLayout, UnevenBlocksTileTheTensor) {
   EXPECT_EQ(s.block(3).size(), 0);
 }
 
-TEST(DistLayout, SlabTransposePacksPermutesAndUnpacksRows) {
-  // (8, 6, 5) x-slabs -> (6, 8, 5) slabs of the transpose over 4 ranks.
+TEST(DistLayout, SlabPermutationPacksAndUnpacksRows) {
+  // (8, 6, 5) x-slabs -> (6, 8, 5) slabs of the permutation (1, 0, 2) over 4 ranks.
   const auto din = Decomposition::slab({8, 6, 5}, 4, 0);
   const auto dout = Decomposition::slab({6, 8, 5}, 4, 0);
   const auto L = di::make_layout(din, dout, {1, 0, 2}, 1, 1);
@@ -40,15 +40,11 @@ TEST(DistLayout, SlabTransposePacksPermutesAndUnpacksRows) {
   const auto& c = L.chunks[0];
   // Output rows 6 over 4 ranks: 2, 2, 1, 1; two input rows each. The own
   // piece (2 x 2 x 5) goes straight to the output; the three others are
-  // packed (a permutation, but a copy of rows where the box holds one output
-  // row: ranks 2 and 3) and unpacked (rows of 2 x 5, fused).
+  // packed and unpacked. The fastest dimension stays: every pass moves rows.
   ASSERT_EQ(c.own.size(), 1u);
   EXPECT_EQ(c.own[0].src.size(), 20);
-  EXPECT_FALSE(c.own[0].is_copy());
   ASSERT_EQ(c.pack.size(), 3u);
   ASSERT_EQ(c.unpack.size(), 3u);
-  for (const auto& p : c.pack) EXPECT_EQ(p.is_copy(), p.peer != 0) << p.peer;
-  for (const auto& p : c.unpack) EXPECT_TRUE(p.is_copy());
   // Pairwise order: to 2, 3, 0; from 0, 3, 2.
   ASSERT_EQ(c.sends.size(), 3u);
   EXPECT_EQ(c.sends[0].peer, 2);
@@ -60,6 +56,22 @@ TEST(DistLayout, SlabTransposePacksPermutesAndUnpacksRows) {
   EXPECT_EQ(L.sent, 40);
   EXPECT_EQ(L.own, 20);
   EXPECT_EQ(L.send_elems, 40);
+  EXPECT_EQ(L.passes(), "copy, exchange, copy, own: copy");
+}
+
+TEST(DistLayout, SlabTransposePermutesInThePackOnly) {
+  // (8, 6, 5) x-slabs -> (5, 6, 8) z-slabs of the transpose over 2 ranks:
+  // the pack and the own pass transpose, the unpack copies rows of 4 x-indices.
+  const auto din = Decomposition::slab({8, 6, 5}, 2, 0);
+  const auto dout = Decomposition::slab({5, 6, 8}, 2, 0);
+  const auto L = di::make_layout(din, dout, {2, 1, 0}, 0, 1);
+  const auto& c = L.chunks[0];
+  ASSERT_EQ(c.pack.size(), 1u);
+  ASSERT_EQ(c.unpack.size(), 1u);
+  EXPECT_FALSE(c.pack[0].is_copy());
+  EXPECT_FALSE(c.own[0].is_copy());
+  EXPECT_TRUE(c.unpack[0].is_copy());
+  EXPECT_EQ(c.unpack[0].dst.extent, (std::vector<index_t>{3, 6, 4}));  // z 0..3 of rank 1's x 4..8
   EXPECT_EQ(L.passes(), "permute, exchange, copy, own: permute");
 }
 
@@ -112,6 +124,16 @@ TEST(DistLayout, PiecesAreBalanced) {
   EXPECT_EQ(di::piece(10, 3, 2).count, 3);
   EXPECT_EQ(di::piece(2, 5, 1).count, 1);
   EXPECT_EQ(di::piece(2, 5, 4).count, 0);  // more chunks than rows: empty pieces
+  // Granules: whole tiles but the last piece, where every piece gets one.
+  index_t at = 0;
+  for (int k = 0; k < 14; ++k) {
+    const auto p = di::piece(1024, 14, k, 64);
+    EXPECT_EQ(p.first, at);
+    EXPECT_EQ(p.count, k < 2 ? 128 : 64);
+    at += p.count;
+  }
+  EXPECT_EQ(di::piece(200, 3, 2, 64).count, 8);
+  EXPECT_EQ(di::piece(100, 3, 0, 64).count, 34);  // fewer than 3 granules: indices
   EXPECT_EQ(di::chunk_dim({1, 1, 7, 3}), 2);
   EXPECT_EQ(di::chunk_dim({1, 1}), 0);
 }
@@ -143,12 +165,13 @@ bool covered_once(const std::vector<index_t>& block, const std::vector<di::Strid
 /// output block once, and piece k from r to s has the size of piece k that s
 /// receives from r.
 void check_chunked(const Decomposition& din, const Decomposition& dout, const std::vector<int>& perm,
-                   int chunks) {
+                   int chunks, index_t granule) {
   const int P = din.nranks();
   std::vector<di::ExchangeLayout> L(P);
-  for (int r = 0; r < P; ++r) L[r] = di::make_layout(din, dout, perm, r, chunks);
+  for (int r = 0; r < P; ++r) L[r] = di::make_layout(din, dout, perm, r, chunks, granule);
   const std::string what = din.to_string() + " -> " + dout.to_string() + ", " +
-                           std::to_string(chunks) + " chunks";
+                           std::to_string(chunks) + " chunks of granules of " +
+                           std::to_string(granule);
   for (int r = 0; r < P; ++r) {
     ASSERT_EQ(static_cast<int>(L[r].chunks.size()), chunks) << what;
     std::vector<di::Strided> in_parts, out_parts;
@@ -175,21 +198,22 @@ void check_chunked(const Decomposition& din, const Decomposition& dout, const st
 }
 
 TEST(DistLayout, ChunksCoverEveryBlockOnce) {
-  for (int chunks : {1, 2, 3, 7, 40}) {
+  for (int chunks : {1, 2, 3, 7, 40})
+  for (index_t g : {1, 2}) {
     // Slab transpose, uneven.
     check_chunked(Decomposition::slab({7, 5, 9}, 3, 0), Decomposition::slab({9, 5, 7}, 3, 0),
-                  {2, 1, 0}, chunks);
+                  {2, 1, 0}, chunks, g);
     // Pencil permutation, uneven, 2 x 2.
     check_chunked(Decomposition::pencil({7, 6, 5}, 2, 2, 0, 1),
-                  Decomposition::pencil({7, 5, 6}, 2, 2, 0, 1), {0, 2, 1}, chunks);
+                  Decomposition::pencil({7, 5, 6}, 2, 2, 0, 1), {0, 2, 1}, chunks, g);
     // Slab -> pencil redistribution, 4 ranks, and empty blocks (2 rows over 4 ranks).
     check_chunked(Decomposition::slab({5, 4, 6}, 4, 0), Decomposition::pencil({5, 4, 6}, 2, 2, 1, 2),
-                  {0, 1, 2}, chunks);
+                  {0, 1, 2}, chunks, g);
     check_chunked(Decomposition::slab({2, 9}, 4, 0), Decomposition::slab({9, 2}, 4, 0), {1, 0},
-                  chunks);
+                  chunks, g);
     // Rank 4, slabs along the last dimension.
     check_chunked(Decomposition::slab({3, 4, 2, 5}, 2, 3), Decomposition::slab({5, 2, 3, 4}, 2, 0),
-                  {3, 2, 0, 1}, chunks);
+                  {3, 2, 0, 1}, chunks, g);
   }
 }
 

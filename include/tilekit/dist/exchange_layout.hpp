@@ -12,10 +12,13 @@
 // fastest output dimension, so that receiving a box is a copy of rows.
 //
 // Chunks. Every box is cut along its *chunk dimension*, the first position of
-// q where the box has more than one index, into C balanced pieces (n / C
-// indices, the first n % C one more; a piece may be empty). A piece is then
-// one contiguous range of its message, and sender and receiver cut the same
-// box the same way. Chunk k is piece k of every box.
+// q where the box has more than one index, into C balanced pieces (a piece may
+// be empty). A piece is then one contiguous range of its message, and sender
+// and receiver cut the same box the same way. Chunk k is piece k of every box.
+// Where the dimension holds at least `granule` indices per chunk (the
+// backend's tile edge), pieces hold whole granules but the last: the chunk
+// dimension is often the input's fastest (a slab transpose), and a piece of
+// 73 indices would leave the permute a tile of 9 in every row.
 //
 // Passes, per piece (each element is read and written once per side):
 //   send     a piece that is a contiguous range of the input block in q order
@@ -104,19 +107,24 @@ inline int chunk_dim(const std::vector<index_t>& e) {
 }
 
 /// Piece k of C of n indices: [first, first + count), balanced (the first
-/// n % C pieces hold one more).
+/// n % C pieces hold one more), in units of `granule` indices where n holds
+/// at least C of them (the last piece takes the remainder), else of one.
 struct Range {
   index_t first = 0, count = 0;
 };
-inline Range piece(index_t n, int C, int k) {
-  const index_t base = n / C, rem = n % C;
-  return {k * base + std::min<index_t>(k, rem), base + (k < rem ? 1 : 0)};
+inline Range piece(index_t n, int C, int k, index_t granule = 1) {
+  const index_t g = granule > 1 && n >= granule * C ? granule : 1;
+  const index_t units = (n + g - 1) / g, base = units / C, rem = units % C;
+  const index_t u0 = k * base + std::min<index_t>(k, rem), u1 = u0 + base + (k < rem ? 1 : 0);
+  const index_t first = std::min(n, u0 * g);
+  return {first, std::min(n, u1 * g) - first};
 }
 
-/// The largest chunk-dimension extent of any box B(r, s) (every rank
-/// computes the same): more chunks than this only add empty ones.
+/// The largest chunk-dimension extent of any box B(r, s), in granules where
+/// it holds more than one (every rank computes the same): more chunks than
+/// this only add empty ones.
 inline index_t chunk_rows(const Decomposition& in, const Decomposition& out,
-                          const std::vector<int>& perm) {
+                          const std::vector<int>& perm, index_t granule = 1) {
   const int R = in.ndim(), P = in.nranks();
   const auto q = message_order(in, out, perm);
   std::vector<Box> outs(P);
@@ -129,7 +137,8 @@ inline index_t chunk_rows(const Decomposition& in, const Decomposition& out,
       const Box b = intersect(src, outs[s]);
       if (b.empty()) continue;
       for (int j = 0; j < R; ++j) e[j] = b.extent(q[j]);
-      most = std::max(most, e[chunk_dim(e)]);
+      const index_t n = e[chunk_dim(e)];
+      most = std::max(most, n >= 2 * granule ? n / granule : n);
     }
   }
   return most;
@@ -165,14 +174,16 @@ struct Strided {
 struct Pass {
   int peer = 0;
   Strided src, dst;
-  /// True when it rearranges nothing: a copy of rows (after dimension
-  /// fusion), not a permutation.
+  /// True when it copies rows: after dimension fusion the fastest dimension
+  /// stays (the rows may land in another order), so the library moves whole
+  /// rows instead of transposing tiles.
   bool is_copy() const {
     const int R = static_cast<int>(src.extent.size());
     std::vector<int> id(R);
     std::iota(id.begin(), id.end(), 0);
-    return tilekit::impl::fuse(tilekit::impl::strided_shape(src.extent, id, src.stride, dst.stride))
-        .is_identity();
+    const auto f =
+        tilekit::impl::fuse(tilekit::impl::strided_shape(src.extent, id, src.stride, dst.stride));
+    return f.rank <= 1 || f.p[f.rank - 1] == f.rank - 1;
   }
 };
 
@@ -201,7 +212,7 @@ struct ExchangeLayout {
   index_t packed = 0, unpacked = 0, own = 0, sent = 0, received = 0;
   int send_peers = 0, recv_peers = 0;  ///< other ranks this one sends to / receives from
 
-  /// "permute", "copy" or "-": what the passes of one role do.
+  /// "permute", "copy" (of rows) or "-": what the passes of one role do.
   static std::string kind(const std::vector<Pass> Chunk::*role, const std::vector<Chunk>& cs) {
     bool any = false, permutes = false;
     for (const auto& c : cs)
@@ -219,10 +230,12 @@ struct ExchangeLayout {
   }
 };
 
-/// The exchange of rank `me` in `chunks` chunks. The decompositions must
-/// already agree (same ranks, out extents = in extents permuted).
+/// The exchange of rank `me` in `chunks` chunks, pieces in units of
+/// `granule` indices where they are long enough (piece()). The decompositions
+/// must already agree (same ranks, out extents = in extents permuted).
 inline ExchangeLayout make_layout(const Decomposition& in, const Decomposition& out,
-                                  const std::vector<int>& perm, int me, int chunks) {
+                                  const std::vector<int>& perm, int me, int chunks,
+                                  index_t granule = 1) {
   ExchangeLayout L;
   const int R = in.ndim(), P = in.nranks(), C = std::max(chunks, 1);
   L.q = message_order(in, out, perm);
@@ -260,7 +273,7 @@ inline ExchangeLayout make_layout(const Decomposition& in, const Decomposition& 
     std::vector<index_t> e(R);
     for (int j = 0; j < R; ++j) e[j] = b.extent(L.q[j]);
     const int d = L.q[chunk_dim(e)];
-    const Range p = piece(b.extent(d), C, k);
+    const Range p = piece(b.extent(d), C, k, granule);
     b.lo[d] += p.first;
     b.hi[d] = b.lo[d] + p.count;
     return b;

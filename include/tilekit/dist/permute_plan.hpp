@@ -21,6 +21,7 @@
 //
 // Local blocks are contiguous LayoutRight views of the extents the
 // decompositions give this rank, in ExecSpace's memory.
+#include <tilekit/backends/traits.hpp>
 #include <tilekit/dist/agree.hpp>
 #include <tilekit/dist/decomposition.hpp>
 #include <tilekit/dist/engines.hpp>
@@ -83,7 +84,7 @@ class PermutePlan {
     engine_ = make_exchanger<ExecSpace>(comm_, engine);
     if constexpr (!host_space) lanes_.unpack = Kokkos::Experimental::partition_space(exec, 1)[0];
     choose_chunks(engine);
-    layout_ = impl::make_layout(in_, out_, perm_, me_, chunks_);
+    layout_ = impl::make_layout(in_, out_, perm_, me_, chunks_, granule());
     auto alloc = [&](const std::string& label, index_t n) {
       return Kokkos::View<T*, Mem>(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, label), n);
     };
@@ -97,7 +98,7 @@ class PermutePlan {
   void execute(const InView& in, const OutView& out) {
     prepare(in, out);
     const int C = chunks_;
-    engine_->begin(lanes_, C, bytes(layout_.send_elems), bytes(layout_.recv_elems), false);
+    engine_->begin(lanes_, C, bytes(layout_.sent), bytes(layout_.received), false);
     pack(0, in);
     engine_->packed(0);
     send(0, in, out);
@@ -122,7 +123,7 @@ class PermutePlan {
     prepare(in, out);
     const int C = chunks_;
     PhaseTimes t;
-    engine_->begin(lanes_, C, bytes(layout_.send_elems), bytes(layout_.recv_elems), true);
+    engine_->begin(lanes_, C, bytes(layout_.sent), bytes(layout_.received), true);
     Kokkos::Timer timer;
     for (int k = 0; k < C; ++k) {
       pack(k, in);
@@ -170,6 +171,9 @@ class PermutePlan {
     return w;
   }
   static std::size_t bytes(index_t elems) { return static_cast<std::size_t>(elems) * sizeof(T); }
+  /// Pieces hold whole tiles of the backend's permute where they are long
+  /// enough (impl::piece): the chunk dimension is often the input's fastest.
+  static index_t granule() { return backends::Traits<ExecSpace>::permute_tile(sizeof(T)).tile; }
 
   /// This rank's own complaint about the description, "" when none.
   std::string describe_problem(const EngineOptions& engine) const {
@@ -230,7 +234,7 @@ class PermutePlan {
     LinkModel m = engine.link;
     m.copy_gbps = v[6] < 0 ? -v[6] : 0;
     link_ = link_defaults(m, seen);
-    const index_t rows = impl::chunk_rows(in_, out_, perm_);
+    const index_t rows = impl::chunk_rows(in_, out_, perm_, granule());
     model_chunks_ = dist::choose_chunks(w, link_, std::min<index_t>(rows, max_model_chunks));
     chunks_ = engine.chunks > 0 ? engine.chunks : model_chunks_;
     estimate_ = dist::estimate(w, link_, chunks_);
