@@ -15,7 +15,8 @@
 #   bench/dist_gpu.sh scaling "1 2 4"   issue #56's strong (16 GiB) and weak (4 GiB a GPU) sets
 #
 # Environment: OUT (default ./out), BUILD (/tmp/build-dist), KOKKOS (a CUDA
-# Kokkos, default .deps/kokkos-cuda), MACHINE (results folder, default h200),
+# Kokkos, default .deps/kokkos-cuda), TILEKIT_COMMIT (the commit the results
+# name, where the tree has no .git), MACHINE (results folder, default h200),
 # LIMIT (seconds a stage may take, default 540), REPS (10). NVLink multicast
 # is off on every rank (NCCL_NVLS_ENABLE=0, passed with mpirun -x).
 set -euo pipefail
@@ -47,6 +48,12 @@ limited() {
 
 case $stage in
   build)
+    # The tool's results name the commit measured: from git, or TILEKIT_COMMIT
+    # where the tree has no .git (a copy of a working tree).
+    if [ -z "${TILEKIT_COMMIT:-}" ] && git rev-parse HEAD >/dev/null 2>&1; then
+      export TILEKIT_COMMIT=$(git rev-parse --short=12 HEAD)
+    fi
+    [ -n "${TILEKIT_COMMIT:-}" ] || echo "warning: no git and no TILEKIT_COMMIT: results say 'unknown'"
     if [ ! -f "$BUILD/build.ninja" ]; then
       nvcc=/usr/local/cuda/bin/nvcc
       cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$KOKKOS" \

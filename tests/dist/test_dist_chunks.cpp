@@ -23,6 +23,14 @@ EngineOptions chunked(int chunks) {
   return o;
 }
 
+/// One chunked permutation, checked against the reference.
+template <class E, class T, int R>
+void expect_chunked(const Decomposition& din, const Decomposition& dout,
+                    const std::vector<int>& perm, int chunks) {
+  EXPECT_EQ((run_case<E, T, R>(din, dout, perm, chunked(chunks))), 0)
+      << what(din, dout, perm) << ", " << chunks << " chunks";
+}
+
 template <class C>
 class DistChunks : public ::testing::Test {};
 using DistCases = Cases<double, std::int32_t>;
@@ -37,10 +45,11 @@ TYPED_TEST(DistChunks, SlabTransposeUneven) {
   TILEKIT_DIST_SKIP_UNLESS_ENGINE_RUNS(E);
   const int P = comm_size();
   for (int c : kChunks) {
-    const auto din = Decomposition::slab({7, 5, 9}, P, 0), dout = Decomposition::slab({9, 5, 7}, P, 0);
-    EXPECT_EQ((run_case<E, T, 3>(din, dout, {2, 1, 0}, chunked(c))), 0) << what(din, dout, {2, 1, 0}) << ", " << c << " chunks";
+    const auto din = Decomposition::slab({7, 5, 9}, P, 0);
+    const auto dout = Decomposition::slab({9, 5, 7}, P, 0);
+    expect_chunked<E, T, 3>(din, dout, {2, 1, 0}, c);
     const auto d2 = Decomposition::slab({7, 9, 5}, P, 0);  // keeps the fastest dimension
-    EXPECT_EQ((run_case<E, T, 3>(din, d2, {0, 2, 1}, chunked(c))), 0) << what(din, d2, {0, 2, 1}) << ", " << c << " chunks";
+    expect_chunked<E, T, 3>(din, d2, {0, 2, 1}, c);
   }
 }
 
@@ -53,9 +62,9 @@ TYPED_TEST(DistChunks, PencilUneven) {
   for (int c : kChunks) {
     const auto din = Decomposition::pencil({6, 7, 5}, p0, P / p0, 0, 1);
     const auto dout = Decomposition::pencil({6, 5, 7}, p0, P / p0, 0, 1);
-    EXPECT_EQ((run_case<E, T, 3>(din, dout, {0, 2, 1}, chunked(c))), 0) << what(din, dout, {0, 2, 1}) << ", " << c << " chunks";
+    expect_chunked<E, T, 3>(din, dout, {0, 2, 1}, c);
     const auto drev = Decomposition::pencil({5, 7, 6}, p0, P / p0, 0, 1);
-    EXPECT_EQ((run_case<E, T, 3>(din, drev, {2, 1, 0}, chunked(c))), 0) << what(din, drev, {2, 1, 0}) << ", " << c << " chunks";
+    expect_chunked<E, T, 3>(din, drev, {2, 1, 0}, c);
   }
 }
 
@@ -68,13 +77,13 @@ TYPED_TEST(DistChunks, RedistributionAndEmptyBlocks) {
   const auto slab = Decomposition::slab(e, P, 0), zslab = Decomposition::slab(e, P, 2);
   const auto pencil = Decomposition(e, {P % 2 ? 1 : 2, P % 2 ? P : P / 2}, {1, 2});
   for (int c : kChunks) {
-    EXPECT_EQ((run_case<E, T, 3>(slab, zslab, {0, 1, 2}, chunked(c))), 0) << what(slab, zslab, {0, 1, 2}) << ", " << c << " chunks";
-    EXPECT_EQ((run_case<E, T, 3>(zslab, pencil, {0, 1, 2}, chunked(c))), 0) << what(zslab, pencil, {0, 1, 2}) << ", " << c << " chunks";
+    expect_chunked<E, T, 3>(slab, zslab, {0, 1, 2}, c);
+    expect_chunked<E, T, 3>(zslab, pencil, {0, 1, 2}, c);
     // 1 x N and 2 x N: most ranks hold nothing on one side.
     const auto a = Decomposition::slab({2, 6}, P, 0), b = Decomposition::slab({6, 2}, P, 0);
-    EXPECT_EQ((run_case<E, T, 2>(a, b, {1, 0}, chunked(c))), 0) << what(a, b, {1, 0}) << ", " << c << " chunks";
+    expect_chunked<E, T, 2>(a, b, {1, 0}, c);
     const auto one = Decomposition::slab({1, 5}, P, 0), five = Decomposition::slab({5, 1}, P, 0);
-    EXPECT_EQ((run_case<E, T, 2>(one, five, {1, 0}, chunked(c))), 0) << what(one, five, {1, 0}) << ", " << c << " chunks";
+    expect_chunked<E, T, 2>(one, five, {1, 0}, c);
   }
 }
 
@@ -113,7 +122,8 @@ TYPED_TEST(DistChunks, TimedPipelinedReusedAndChosen) {
   using T = typename TypeParam::value;
   TILEKIT_DIST_SKIP_UNLESS_ENGINE_RUNS(E);
   const int P = comm_size();
-  const auto din = Decomposition::slab({8, 6, 7}, P, 0), dout = Decomposition::slab({7, 6, 8}, P, 0);
+  const auto din = Decomposition::slab({8, 6, 7}, P, 0);
+  const auto dout = Decomposition::slab({7, 6, 8}, P, 0);
   auto in = allocate<E, T, 3>("in", din);
   auto out = allocate<E, T, 3>("out", dout);
   fill_global_pattern(in, din);

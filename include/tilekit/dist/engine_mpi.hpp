@@ -109,7 +109,8 @@ class MpiExchanger final : public Exchanger<ExecSpace> {
     std::vector<char*> at;
     for (const auto& m : sends) {
       at.push_back(host_send_.data() + host_sent_);
-      Kokkos::deep_copy(pack, HostBytes(at.back(), m.bytes), Bytes(const_cast<char*>(m.data), m.bytes));
+      Kokkos::deep_copy(pack, HostBytes(at.back(), m.bytes),
+                        Bytes(const_cast<char*>(m.data), m.bytes));
       host_sent_ += m.bytes;
     }
     pack.fence();
@@ -202,10 +203,11 @@ class MpiExchanger final : public Exchanger<ExecSpace> {
     for (std::size_t at = 0; at < bytes; at += max_message) {
       const int n = static_cast<int>(std::min(max_message, bytes - at));
       reqs.emplace_back();
+      MPI_Request* r = &reqs.back();
       if (is_send)
-        impl::mpi_check(MPI_Isend(data + at, n, MPI_BYTE, peer, tag, comm_, &reqs.back()), "MPI_Isend");
+        impl::mpi_check(MPI_Isend(data + at, n, MPI_BYTE, peer, tag, comm_, r), "MPI_Isend");
       else
-        impl::mpi_check(MPI_Irecv(data + at, n, MPI_BYTE, peer, tag, comm_, &reqs.back()), "MPI_Irecv");
+        impl::mpi_check(MPI_Irecv(data + at, n, MPI_BYTE, peer, tag, comm_, r), "MPI_Irecv");
     }
   }
 

@@ -127,35 +127,34 @@ class NcclExchanger<Kokkos::Cuda> final : public Exchanger<Kokkos::Cuda> {
              bool) override {
     pack_ = lanes.pack.cuda_stream();
     unpack_ = lanes.unpack.cuda_stream();
-    chunks_ = chunks < 1 ? 1 : chunks;
     // Events: begin, end of unpack, end of exchange, and per chunk packed / arrived.
-    while (static_cast<int>(events_.size()) < 3 + 2 * chunks_) {
+    const std::size_t need = 3 + 2 * static_cast<std::size_t>(chunks < 1 ? 1 : chunks);
+    while (events_.size() < need) {
       cudaEvent_t e;
       impl::cuda_check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
       events_.push_back(e);
     }
     // The unpacks, and the receives in place, after the caller's earlier work.
     record(events_[0], pack_);
-    if (unpack_ != pack_) impl::cuda_check(cudaStreamWaitEvent(unpack_, events_[0], 0), "cudaStreamWaitEvent");
-    impl::cuda_check(cudaStreamWaitEvent(stream_, events_[0], 0), "cudaStreamWaitEvent");
+    if (unpack_ != pack_) wait_for(unpack_, events_[0]);
+    wait_for(stream_, events_[0]);
   }
   void packed(int k) override { record(events_[3 + 2 * k], pack_); }
   void send(int k, const std::vector<SendMessage>& sends,
             const std::vector<RecvMessage>& recvs) override {
-    impl::cuda_check(cudaStreamWaitEvent(stream_, events_[3 + 2 * k], 0), "cudaStreamWaitEvent");
+    wait_for(stream_, events_[3 + 2 * k]);
     if (!sends.empty() || !recvs.empty()) {
+      const ncclComm_t c = comm_->get();
       impl::nccl_check(ncclGroupStart(), "ncclGroupStart");
       for (const auto& m : sends)
-        impl::nccl_check(ncclSend(m.data, m.bytes, ncclChar, m.peer, comm_->get(), stream_), "ncclSend");
+        impl::nccl_check(ncclSend(m.data, m.bytes, ncclChar, m.peer, c, stream_), "ncclSend");
       for (const auto& m : recvs)
-        impl::nccl_check(ncclRecv(m.data, m.bytes, ncclChar, m.peer, comm_->get(), stream_), "ncclRecv");
+        impl::nccl_check(ncclRecv(m.data, m.bytes, ncclChar, m.peer, c, stream_), "ncclRecv");
       impl::nccl_check(ncclGroupEnd(), "ncclGroupEnd");
     }
     record(events_[4 + 2 * k], stream_);
   }
-  void wait(int k) override {
-    impl::cuda_check(cudaStreamWaitEvent(unpack_, events_[4 + 2 * k], 0), "cudaStreamWaitEvent");
-  }
+  void wait(int k) override { wait_for(unpack_, events_[4 + 2 * k]); }
   void end() override {
     follow(pack_, unpack_, events_[1]);
     follow(pack_, stream_, events_[2]);
@@ -179,16 +178,18 @@ class NcclExchanger<Kokkos::Cuda> final : public Exchanger<Kokkos::Cuda> {
   static void record(cudaEvent_t e, cudaStream_t s) {
     impl::cuda_check(cudaEventRecord(e, s), "cudaEventRecord");
   }
+  static void wait_for(cudaStream_t s, cudaEvent_t e) {
+    impl::cuda_check(cudaStreamWaitEvent(s, e, 0), "cudaStreamWaitEvent");
+  }
   /// Work on `later` from now on waits for the work on `first` so far.
   static void follow(cudaStream_t later, cudaStream_t first, cudaEvent_t e) {
     if (later == first) return;
     record(e, first);
-    impl::cuda_check(cudaStreamWaitEvent(later, e, 0), "cudaStreamWaitEvent");
+    wait_for(later, e);
   }
 
   std::shared_ptr<NcclComm> comm_;
   cudaStream_t stream_ = nullptr, pack_ = nullptr, unpack_ = nullptr;
-  int chunks_ = 1;
   std::vector<cudaEvent_t> events_;
 };
 
