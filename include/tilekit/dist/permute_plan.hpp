@@ -214,8 +214,8 @@ class PermutePlan {
     double copy = engine.link.copy_gbps;
     if constexpr (!host_space) {
       // The device's copy rate: the H200's deep_copy reaches 4162 of its
-      // 4800 GB/s (bench/results/permute-3d-h200.json). Kokkos runs a process
-      // on one device, so it is read once.
+      // 4800 GB/s (bench/results/h200/2026-11-21-6973fe1-permute-3d-variants.json).
+      // Kokkos runs a process on one device, so it is read once.
       static const double peak = tilekit::hardware_info(lanes_.pack).peak_gbps;
       if (copy <= 0) copy = 0.867 * peak;
     }
