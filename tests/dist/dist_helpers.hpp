@@ -39,6 +39,21 @@ inline tilekit::dist::EngineOptions test_engine() {
   return o;
 }
 
+/// Why the test engine cannot run on Exec, "" when it can: the NCCL engine
+/// takes CUDA spaces only (TILEKIT_TEST_ENGINE=nccl skips the host cases).
+template <class Exec>
+std::string engine_skip_reason() {
+  const std::string why = tilekit::dist::engine_problem<Exec>(test_engine().engine);
+  return why.empty() ? why : "TILEKIT_TEST_ENGINE: " + why;
+}
+
+/// Skips the calling test (on every rank alike) where the test engine cannot
+/// run on Exec.
+#define TILEKIT_DIST_SKIP_UNLESS_ENGINE_RUNS(Exec)                                  \
+  if (const std::string why_ = ::tilekit::test::dist::engine_skip_reason<Exec>(); \
+      !why_.empty())                                                                \
+  GTEST_SKIP() << why_
+
 /// Row-major strides of extents.
 inline std::vector<index_t> strides(const std::vector<index_t>& e) {
   std::vector<index_t> s(e.size());
@@ -155,6 +170,31 @@ bool poisoned_everywhere(const View& v) {
   int ok = still_poisoned(v) ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   return ok == 1;
+}
+
+inline std::vector<index_t> permuted(const std::vector<index_t>& e, const std::vector<int>& perm) {
+  std::vector<index_t> o(e.size());
+  for (std::size_t k = 0; k < e.size(); ++k) o[k] = e[perm[k]];
+  return o;
+}
+
+inline std::string what(const Decomposition& a, const Decomposition& b, const std::vector<int>& perm) {
+  return a.to_string() + " -> " + b.to_string() + " perm [" +
+         tilekit::impl::join(perm, perm.size()) + "] on " + std::to_string(comm_size()) + " ranks";
+}
+
+/// One distributed permutation, checked; returns the mismatches (every rank).
+template <class Exec, class T, int R>
+index_t run_case(const Decomposition& din, const Decomposition& dout, const std::vector<int>& perm,
+                 const tilekit::dist::EngineOptions& eo = test_engine()) {
+  auto in = allocate<Exec, T, R>("in", din);
+  auto out = allocate<Exec, T, R>("out", dout);
+  fill_global_pattern(in, din);
+  Kokkos::deep_copy(out, poison<T>());
+  tilekit::dist::PermutePlan<Exec, T> plan(Exec(), MPI_COMM_WORLD, din, dout, perm, eo);
+  plan.execute(in, out);
+  Exec().fence();
+  return mismatches(in, din, out, dout, perm);
 }
 
 }  // namespace tilekit::test::dist

@@ -42,6 +42,7 @@ bool same_everywhere(const std::string& msg) {
 const std::vector<index_t> kExt = {6, 5, 4};
 
 TEST(DistErrors, ExtentsDifferBetweenRanks) {
+  TILEKIT_DIST_SKIP_UNLESS_ENGINE_RUNS(Exec);
   // The last rank believes the tensor is one row longer.
   const bool odd = comm_rank() == comm_size() - 1 && comm_size() > 1;
   const std::vector<index_t> e = odd ? std::vector<index_t>{7, 5, 4} : kExt;
@@ -57,6 +58,7 @@ TEST(DistErrors, ExtentsDifferBetweenRanks) {
 }
 
 TEST(DistErrors, PermutationDiffersBetweenRanks) {
+  TILEKIT_DIST_SKIP_UNLESS_ENGINE_RUNS(Exec);
   const auto din = Decomposition::slab({6, 6, 6}, comm_size(), 0);
   const auto dout = Decomposition::slab({6, 6, 6}, comm_size(), 0);
   const std::vector<int> perm = comm_rank() == 0 ? std::vector<int>{1, 0, 2} : std::vector<int>{0, 2, 1};
@@ -67,6 +69,7 @@ TEST(DistErrors, PermutationDiffersBetweenRanks) {
 }
 
 TEST(DistErrors, InvalidDescriptions) {
+  TILEKIT_DIST_SKIP_UNLESS_ENGINE_RUNS(Exec);
   const int P = comm_size();
   const auto din = Decomposition::slab(kExt, P, 0);
   const auto dout = Decomposition::slab({4, 5, 6}, P, 0);
@@ -82,6 +85,17 @@ TEST(DistErrors, InvalidDescriptions) {
   msg = thrown([&] { Plan(Exec(), MPI_COMM_WORLD, big, dout, {2, 1, 0}, test_engine()); });
   EXPECT_TRUE(same_everywhere(msg)) << msg;
   EXPECT_NE(msg.find("communicator"), std::string::npos) << msg;
+  // A negative chunk count, or one differing between ranks.
+  auto eo = test_engine();
+  eo.chunks = -1;
+  msg = thrown([&] { Plan(Exec(), MPI_COMM_WORLD, din, dout, {2, 1, 0}, eo); });
+  EXPECT_TRUE(same_everywhere(msg)) << msg;
+  EXPECT_NE(msg.find("chunks"), std::string::npos) << msg;
+  if (P > 1) {
+    eo.chunks = comm_rank() == 0 ? 2 : 3;
+    msg = thrown([&] { Plan(Exec(), MPI_COMM_WORLD, din, dout, {2, 1, 0}, eo); });
+    EXPECT_TRUE(same_everywhere(msg)) << msg;
+  }
   // The local constructor checks its own description.
   EXPECT_THROW(Decomposition(kExt, {P}, {3}), tilekit::invalid_argument);
   EXPECT_THROW(Decomposition(kExt, {P, 1}, {0, 0}), tilekit::invalid_argument);
@@ -90,6 +104,7 @@ TEST(DistErrors, InvalidDescriptions) {
 /// One rank passes a view of the wrong extents at execute: every rank throws,
 /// every output stays poisoned.
 TEST(DistErrors, WrongBlockOnOneRankWritesNothing) {
+  TILEKIT_DIST_SKIP_UNLESS_ENGINE_RUNS(Exec);
   const int P = comm_size();
   const auto din = Decomposition::slab(kExt, P, 0);
   const auto dout = Decomposition::slab({4, 5, 6}, P, 2);

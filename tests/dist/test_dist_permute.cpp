@@ -32,31 +32,6 @@ std::vector<Decomposition> grids(const std::vector<index_t>& e, int P) {
   return g;
 }
 
-std::vector<index_t> permuted(const std::vector<index_t>& e, const std::vector<int>& perm) {
-  std::vector<index_t> o(e.size());
-  for (std::size_t k = 0; k < e.size(); ++k) o[k] = e[perm[k]];
-  return o;
-}
-
-std::string what(const Decomposition& a, const Decomposition& b, const std::vector<int>& perm) {
-  return a.to_string() + " -> " + b.to_string() + " perm [" +
-         tilekit::impl::join(perm, perm.size()) + "] on " + std::to_string(comm_size()) + " ranks";
-}
-
-/// One distributed permutation, checked; returns the mismatches (every rank).
-template <class Exec, class T, int R>
-index_t run_case(const Decomposition& din, const Decomposition& dout, const std::vector<int>& perm,
-                 const EngineOptions& eo = test_engine()) {
-  auto in = allocate<Exec, T, R>("in", din);
-  auto out = allocate<Exec, T, R>("out", dout);
-  fill_global_pattern(in, din);
-  Kokkos::deep_copy(out, poison<T>());
-  tilekit::dist::PermutePlan<Exec, T> plan(Exec(), MPI_COMM_WORLD, din, dout, perm, eo);
-  plan.execute(in, out);
-  Exec().fence();
-  return mismatches(in, din, out, dout, perm);
-}
-
 /// Every permutation of extents e, between every pair of grids.
 template <class Exec, class T, int R>
 void every_permutation(const std::vector<index_t>& e) {
@@ -77,6 +52,7 @@ TYPED_TEST_SUITE(DistPermute, DistCases, CaseNames);
 TYPED_TEST(DistPermute, EveryPermutationRank2) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
+  TILEKIT_DIST_SKIP_UNLESS_ENGINE_RUNS(E);
   every_permutation<E, T, 2>({7, 10});
   every_permutation<E, T, 2>({1, 5});  // 1 x N: most ranks hold nothing
 }
@@ -84,6 +60,7 @@ TYPED_TEST(DistPermute, EveryPermutationRank2) {
 TYPED_TEST(DistPermute, EveryPermutationRank3) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
+  TILEKIT_DIST_SKIP_UNLESS_ENGINE_RUNS(E);
   every_permutation<E, T, 3>({5, 6, 7});
 }
 
@@ -92,6 +69,7 @@ TYPED_TEST(DistPermute, EveryPermutationRank3) {
 TYPED_TEST(DistPermute, RandomRank4And5) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
+  TILEKIT_DIST_SKIP_UNLESS_ENGINE_RUNS(E);
   std::mt19937 rng(1234);
   const int P = comm_size();
   auto random_grid = [&](const std::vector<index_t>& e) {
@@ -119,6 +97,7 @@ TYPED_TEST(DistPermute, RandomRank4And5) {
 TYPED_TEST(DistPermute, Redistribute) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
+  TILEKIT_DIST_SKIP_UNLESS_ENGINE_RUNS(E);
   const std::vector<index_t> e = {9, 4, 11};
   const int P = comm_size();
   const auto slab = Decomposition::slab(e, P, 0), zslab = Decomposition::slab(e, P, 2);
@@ -140,6 +119,7 @@ TYPED_TEST(DistPermute, Redistribute) {
 TYPED_TEST(DistPermute, TransposeAndReuse) {
   using E = typename TypeParam::exec;
   using T = typename TypeParam::value;
+  TILEKIT_DIST_SKIP_UNLESS_ENGINE_RUNS(E);
   const auto din = Decomposition::slab({13, 9}, comm_size(), 0);
   const auto dout = Decomposition::slab({9, 13}, comm_size(), 0);
   auto in = allocate<E, T, 2>("in", din);

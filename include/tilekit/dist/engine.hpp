@@ -1,7 +1,8 @@
 #pragma once
-// The exchange engines' common interface. A plan packs its messages, hands
-// the engine the send and receive buffers with the byte counts and
-// displacements per peer, and unpacks once the engine is done. Engines:
+// The exchange engines' common interface. A plan cuts its exchange into
+// chunks and pipelines them: it packs a chunk's messages, hands the engine
+// their pointers and sizes, and unpacks a chunk once the engine says it has
+// arrived, while the engine moves the next (the protocol: Exchanger). Engines:
 //
 //   mpi   non-blocking point-to-point (MPI_Irecv / MPI_Isend in pairwise order,
 //         messages cut at 1 GiB so counts are 64-bit safe), on host memory, on
@@ -39,13 +40,39 @@ constexpr std::string_view to_string(Engine e) {
   return "?";
 }
 
-/// Bytes and byte displacements per peer (index = rank in the communicator),
-/// and the extent of each buffer that the displacements address.
-struct Transfers {
-  std::vector<std::size_t> send_bytes, send_displ, recv_bytes, recv_displ;
-  std::size_t send_span = 0, recv_span = 0;
+/// One message of a chunk: `bytes` at `data`, to or from `peer` (a rank of
+/// the communicator, never the rank itself).
+struct SendMessage {
+  int peer = 0;
+  const char* data = nullptr;
+  std::size_t bytes = 0;
+};
+struct RecvMessage {
+  int peer = 0;
+  char* data = nullptr;
+  std::size_t bytes = 0;
 };
 
+/// The instances a plan enqueues its local passes on: packs and the own
+/// pieces on `pack` (the caller's instance), unpacks on `unpack` (a second
+/// instance of a device space, so that a chunk's unpack runs beside the next
+/// chunk's pack; the caller's instance on host spaces, whose kernels run on
+/// the calling thread anyway).
+template <class ExecSpace>
+struct Lanes {
+  ExecSpace pack, unpack;
+};
+
+/// An execute, as the plan drives an engine (C chunks, k = 0 .. C - 1):
+///
+///   begin; enqueue packs(0); packed(0); send(0);
+///   for k: enqueue packs(k + 1); packed(k + 1); own pieces(k); wait(k);
+///          enqueue unpacks(k); send(k + 1)
+///   end
+///
+/// so that chunk k moves while chunk k + 1 is packed and chunk k - 1
+/// unpacked. An engine on the device's streams orders itself with events and
+/// never blocks the host; an engine driven by the host (MPI) fences and waits.
 template <class ExecSpace>
 class Exchanger {
  public:
@@ -53,15 +80,25 @@ class Exchanger {
   virtual Engine engine() const = 0;
   /// "mpi (host memory)", "mpi (CUDA-aware)", "mpi (staged through pinned host memory)", "nccl 2.28.3"
   virtual std::string describe() const = 0;
-  /// Moves the messages. The pack may still be running on exec: the engine
-  /// orders itself after it (a fence, or the same stream). On return the
-  /// received data is ready on exec (an engine on the stream leaves it
-  /// enqueued there).
-  virtual void exchange(const ExecSpace& exec, const char* send, char* recv,
-                        const Transfers& t) = 0;
+  /// An execute of `chunks` chunks begins; it sends `send_bytes` and receives
+  /// `recv_bytes` in all. From here on, work on lanes.unpack is ordered after
+  /// the work enqueued on lanes.pack before (the caller's). `timed`: the
+  /// engine may fence its steps to time them (execute_timed).
+  virtual void begin(const Lanes<ExecSpace>& lanes, int chunks, std::size_t send_bytes,
+                     std::size_t recv_bytes, bool timed) = 0;
+  /// Chunk k's packs are enqueued on the pack lane (nothing after them yet).
+  virtual void packed(int k) = 0;
+  /// Starts moving chunk k once its packs are done.
+  virtual void send(int k, const std::vector<SendMessage>& sends,
+                    const std::vector<RecvMessage>& recvs) = 0;
+  /// Work enqueued on the unpack lane from now on sees chunk k received.
+  virtual void wait(int k) = 0;
+  /// The execute ends: work enqueued on the pack lane (the caller's
+  /// instance) from now on is ordered after the exchange and the unpacks.
+  virtual void end() = 0;
   /// The engine's own all-to-all of `bytes` to and from every rank, from
-  /// `send` (nranks x bytes) to `recv` (same): the ceiling a plan is measured
-  /// against (the library collective where the engine has one).
+  /// `send` (nranks x bytes) to `recv` (same), on exec: the ceiling a plan is
+  /// measured against (the library collective where the engine has one).
   virtual void alltoall(const ExecSpace& exec, const char* send, char* recv,
                         std::size_t bytes) = 0;
 };

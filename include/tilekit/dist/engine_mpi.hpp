@@ -1,12 +1,15 @@
 #pragma once
-// The MPI engine. Messages go as non-blocking point-to-point in pairwise order
-// (at step k rank r receives from r - k and sends to r + k), which is what an
-// MPI_Alltoallv does inside, but with 64-bit counts (MPI_Alltoallv's are int;
-// messages are cut at 1 GiB), skipping the empty messages of a pencil
-// exchange (only a row of the grid talks), and the rank's message to itself
-// copied on the execution space. Device memory goes to MPI directly when it is
-// CUDA-aware (MPIX_Query_cuda_support of Open MPI's mpi-ext.h), else through
-// pinned host buffers: download, exchange, upload (the `staged` phases).
+// The MPI engine, driven by the host. A chunk's messages go as non-blocking
+// point-to-point in pairwise order (at step k rank r receives from r - k and
+// sends to r + k; the plan lists them so), which is what an MPI_Alltoallv does
+// inside, but with 64-bit counts (MPI_Alltoallv's are int; messages are cut at
+// 1 GiB), skipping the empty messages of a pencil exchange (only a row of the
+// grid talks); the rank's own data never goes through MPI (the plan moves it).
+// send(k) fences the pack lane and posts chunk k; wait(k) completes it, while
+// the device (if any) packs chunk k + 1. Device memory goes to MPI directly
+// when it is CUDA-aware (MPIX_Query_cuda_support of Open MPI's mpi-ext.h),
+// else through pinned host buffers: download, exchange, upload (the `staged`
+// steps; the upload runs on the unpack lane, ahead of the chunk's unpacks).
 #include <tilekit/dist/engine.hpp>
 #include <tilekit/errors.hpp>
 
@@ -15,6 +18,7 @@
 #endif
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -73,47 +77,82 @@ class MpiExchanger final : public Exchanger<ExecSpace> {
     return cuda_aware_ ? "mpi (CUDA-aware)" : "mpi (device pointers, CUDA-awareness not reported)";
   }
 
-  void exchange(const ExecSpace& exec, const char* send, char* recv, const Transfers& t) override {
-    const int me = rank_;
-    const auto self = [&] {
-      if (t.send_bytes[me] == 0) return;
-      Kokkos::deep_copy(exec, Bytes(recv + t.recv_displ[me], t.recv_bytes[me]),
-                        Bytes(const_cast<char*>(send) + t.send_displ[me], t.send_bytes[me]));
-    };
+  void begin(const Lanes<ExecSpace>& lanes, int chunks, std::size_t send_bytes,
+             std::size_t recv_bytes, bool timed) override {
+    lanes_.emplace(lanes);
+    timed_ = timed;
+    reqs_.assign(static_cast<std::size_t>(std::max(chunks, 1)), {});
+    uploads_.assign(reqs_.size(), {});
+    stage_times_ = {};
+    host_sent_ = host_received_ = 0;
+    if (stage_) {
+      grow(host_send_, send_bytes, "tilekit::dist::staging_send");
+      grow(host_recv_, recv_bytes, "tilekit::dist::staging_recv");
+    }
+  }
+  void packed(int) override {}
+
+  void send(int k, const std::vector<SendMessage>& sends,
+            const std::vector<RecvMessage>& recvs) override {
+    const ExecSpace& pack = lanes_->pack;
+    Kokkos::Timer timer;
+    pack.fence();  // the chunk's packs (and the caller's earlier work) are done
+    auto& reqs = reqs_[k];
+    const int tag = k % 32768;  // MPI_TAG_UB is at least 32767
     if (!stage_) {
-      exec.fence();  // the pack is complete before MPI reads it
-      point_to_point(send, recv, t);
-      self();
-      exec.fence();
+      for (const auto& m : recvs) post(reqs, false, m.peer, tag, m.data, m.bytes);
+      for (const auto& m : sends) post(reqs, true, m.peer, tag, const_cast<char*>(m.data), m.bytes);
       return;
     }
-    // Staged: download the send span but the rank's own message, exchange
-    // between host buffers, upload the receive span around the own message,
-    // which moves device to device. Each step is fenced anyway, so its time is
-    // recorded (stage_times()).
-    grow(host_send_, t.send_span, "tilekit::dist::staging_send");
-    grow(host_recv_, t.recv_span, "tilekit::dist::staging_recv");
-    Kokkos::Timer timer;
-    around(t.send_span, t.send_displ[me], t.send_bytes[me], [&](std::size_t at, std::size_t n) {
-      Kokkos::deep_copy(exec, HostBytes(host_send_.data() + at, n), Bytes(const_cast<char*>(send) + at, n));
-    });
-    exec.fence();
-    stage_times_.download = timer.seconds() * 1e3;
+    // Staged: download the chunk's messages into this execute's regions of
+    // the pinned host buffers, then exchange between those.
+    std::vector<char*> at;
+    for (const auto& m : sends) {
+      at.push_back(host_send_.data() + host_sent_);
+      Kokkos::deep_copy(pack, HostBytes(at.back(), m.bytes),
+                        Bytes(const_cast<char*>(m.data), m.bytes));
+      host_sent_ += m.bytes;
+    }
+    pack.fence();
+    stage_times_.download += timer.seconds() * 1e3;
     timer.reset();
-    Transfers others = t;
-    others.send_bytes[me] = others.recv_bytes[me] = 0;
-    point_to_point(host_send_.data(), host_recv_.data(), others);
-    stage_times_.transfer = timer.seconds() * 1e3;
-    timer.reset();
-    around(t.recv_span, t.recv_displ[me], t.recv_bytes[me], [&](std::size_t at, std::size_t n) {
-      Kokkos::deep_copy(exec, Bytes(recv + at, n), HostBytes(host_recv_.data() + at, n));
-    });
-    self();
-    exec.fence();
-    stage_times_.upload = timer.seconds() * 1e3;
+    for (const auto& m : recvs) {
+      uploads_[k].push_back({m, host_recv_.data() + host_received_});
+      post(reqs, false, m.peer, tag, uploads_[k].back().from, m.bytes);
+      host_received_ += m.bytes;
+    }
+    for (std::size_t i = 0; i < sends.size(); ++i)
+      post(reqs, true, sends[i].peer, tag, at[i], sends[i].bytes);
+    stage_times_.transfer += timer.seconds() * 1e3;
   }
 
-  /// The last staged exchange's steps, milliseconds (zeros when not staged).
+  void wait(int k) override {
+    Kokkos::Timer timer;
+    auto& reqs = reqs_[k];
+    if (!reqs.empty())
+      impl::mpi_check(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE),
+                      "MPI_Waitall");
+    reqs.clear();
+    if (!stage_) return;
+    stage_times_.transfer += timer.seconds() * 1e3;
+    timer.reset();
+    // Upload on the unpack lane, ahead of the chunk's unpacks.
+    const ExecSpace& unpack = lanes_->unpack;
+    for (const auto& u : uploads_[k])
+      Kokkos::deep_copy(unpack, Bytes(u.to.data, u.to.bytes), HostBytes(u.from, u.to.bytes));
+    if (timed_) {
+      unpack.fence();
+      stage_times_.upload += timer.seconds() * 1e3;
+    }
+  }
+
+  void end() override {
+    lanes_->unpack.fence();  // the unpacks are done before the caller goes on
+    lanes_->pack.fence();
+  }
+
+  /// The last execute's staged steps, summed over its chunks, milliseconds
+  /// (zeros when not staged; the upload only when timed).
   struct StageTimes {
     double download = 0, transfer = 0, upload = 0;
   };
@@ -157,49 +196,36 @@ class MpiExchanger final : public Exchanger<ExecSpace> {
     }
   }
 
-  /// Calls copy(at, n) for the bytes of [0, span) before and after [skip, skip + len).
-  template <class Copy>
-  static void around(std::size_t span, std::size_t skip, std::size_t len, Copy&& copy) {
-    if (len == 0) skip = span;
-    if (skip > 0) copy(std::size_t(0), skip);
-    if (skip + len < span) copy(skip + len, span - skip - len);
-  }
-
-  /// Every message but the rank's own, pairwise order, cut at max_message.
-  void point_to_point(const char* send, char* recv, const Transfers& t) {
-    reqs_.clear();
-    auto post = [&](bool is_send, int peer, std::size_t displ, std::size_t bytes) {
-      for (std::size_t at = 0, tag = 0; at < bytes; at += max_message, ++tag) {
-        const int n = static_cast<int>(std::min(max_message, bytes - at));
-        reqs_.emplace_back();
-        if (is_send)
-          impl::mpi_check(MPI_Isend(send + displ + at, n, MPI_BYTE, peer, static_cast<int>(tag),
-                                    comm_, &reqs_.back()),
-                          "MPI_Isend");
-        else
-          impl::mpi_check(MPI_Irecv(recv + displ + at, n, MPI_BYTE, peer, static_cast<int>(tag),
-                                    comm_, &reqs_.back()),
-                          "MPI_Irecv");
-      }
-    };
-    for (int k = 1; k < size_; ++k) {
-      const int from = (rank_ - k + size_) % size_;
-      post(false, from, t.recv_displ[from], t.recv_bytes[from]);
+  /// Posts one message, cut at max_message (in order: MPI keeps the order of
+  /// messages between two ranks with one tag).
+  void post(std::vector<MPI_Request>& reqs, bool is_send, int peer, int tag, char* data,
+            std::size_t bytes) {
+    for (std::size_t at = 0; at < bytes; at += max_message) {
+      const int n = static_cast<int>(std::min(max_message, bytes - at));
+      reqs.emplace_back();
+      MPI_Request* r = &reqs.back();
+      if (is_send)
+        impl::mpi_check(MPI_Isend(data + at, n, MPI_BYTE, peer, tag, comm_, r), "MPI_Isend");
+      else
+        impl::mpi_check(MPI_Irecv(data + at, n, MPI_BYTE, peer, tag, comm_, r), "MPI_Irecv");
     }
-    for (int k = 1; k < size_; ++k) {
-      const int to = (rank_ + k) % size_;
-      post(true, to, t.send_displ[to], t.send_bytes[to]);
-    }
-    if (!reqs_.empty())
-      impl::mpi_check(MPI_Waitall(static_cast<int>(reqs_.size()), reqs_.data(), MPI_STATUSES_IGNORE),
-                      "MPI_Waitall");
   }
 
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
   bool cuda_aware_ = false, stage_ = false;
+  bool timed_ = false;
   StageTimes stage_times_{};
-  std::vector<MPI_Request> reqs_;
+  std::optional<Lanes<ExecSpace>> lanes_;
+  std::vector<std::vector<MPI_Request>> reqs_;  ///< per chunk
+  /// Staged: per chunk, the device messages and the host regions they are
+  /// received into; the bytes of the host buffers this execute used so far.
+  struct Upload {
+    RecvMessage to;
+    char* from = nullptr;
+  };
+  std::vector<std::vector<Upload>> uploads_;
+  std::size_t host_sent_ = 0, host_received_ = 0;
   Kokkos::View<char*, impl::StagingSpace> host_send_, host_recv_;
 };
 

@@ -4,6 +4,7 @@
 // otherwise. Asking for NCCL without it (or on a host space) throws.
 #include <tilekit/config.hpp>  // TILEKIT_ENABLE_NCCL, as the installed tilekit was built
 #include <tilekit/dist/engine_mpi.hpp>
+#include <tilekit/dist/pipeline_model.hpp>
 #include <tilekit/errors.hpp>
 #if defined(TILEKIT_ENABLE_NCCL)
 #include <tilekit/dist/engine_nccl.hpp>
@@ -28,6 +29,13 @@ constexpr bool nccl_available() {
 struct EngineOptions {
   Engine engine = Engine::automatic;
   Staging staging = Staging::automatic;  ///< MPI engine, device memory
+  /// Chunks of the pipelined exchange (every rank must give the same): 0
+  /// lets the plan choose from its cost model (pipeline_model.hpp), 1 runs
+  /// pack, exchange and unpack one after the other.
+  int chunks = 0;
+  /// What the cost model assumes about the link and the device (0: defaults
+  /// of the link the plan sees).
+  LinkModel link{};
 #if defined(TILEKIT_ENABLE_NCCL) && defined(KOKKOS_ENABLE_CUDA)
   std::shared_ptr<NcclComm> nccl;  ///< an NCCL communicator to use (default: nccl_comm(comm), shared by the plans over comm)
 #endif
