@@ -671,7 +671,7 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
         Kokkos::parallel_for("test_rows", policy, Rows{a.data(), b.data(), L, {}});
       } else {
         const Tiling tiling =
-            make_tiling(f, choose_box(f, tiled_run_target(f, 8), 64), 1, 0, transposed);
+            make_tiling(f, choose_box(f, tiled_run_target(f, 8), 64, 0, true), 1, 0, transposed);
         const TiledLayout& L = tiling.layout;
         ++kinds[static_cast<int>(L.kind)];
         Kokkos::View<index_t*, typename E::memory_space> tables("tables", L.table_size());
@@ -1031,19 +1031,19 @@ TEST(PermuteTiling, ADimensionEndingBothRunsGrowsTheBox) {
   EXPECT_EQ(L.box[store_cols], 3 * (1024 / 15));
   EXPECT_EQ(L.box[load_rows], 3);
   EXPECT_EQ(L.box[store_rows], 5);
-  // Cuda's targets (runs of 64, tiles of 64 x 64): 5 x 12 against 64, grown
-  // to 4096 / 15.
-  EXPECT_EQ(choose_box(f, tiled_run_target(f, 64), 64 * 64).chunk[1], 4096 / 15);
+  // Cuda's targets (runs of 64, tiles of 64 x 64, teams that copy the
+  // tables): 5 x 12 against 64, grown to 4096 / 15.
+  EXPECT_EQ(choose_box(f, tiled_run_target(f, 64), 64 * 64, 0, true).chunk[1], 4096 / 15);
   // The same around 1001: grown as far, and not past the dimension's extent.
   const auto m = fuse(shape({3, 1001, 5}, {2, 1, 0}));
   EXPECT_EQ(choose_box(m, 32, 32 * 32).chunk[1], 1024 / 15);
-  EXPECT_EQ(choose_box(m, 64, 64 * 64).chunk[1], 4096 / 15);
+  EXPECT_EQ(choose_box(m, 64, 64 * 64, 0, true).chunk[1], 4096 / 15);
   const auto g = fuse(shape({3, 40, 5}, {2, 1, 0}));
   EXPECT_EQ(choose_box(g, 32, 32 * 32).chunk[1], 40);
   // Runs that reached their targets, no dimension outside them: a 2-D
   // transposition with a short side grows too (3 x 64 would be the box).
   const auto t = fuse(shape({3, index_t{1} << 20}, {1, 0}));
-  const auto tb = choose_box(t, 64, 64 * 64);
+  const auto tb = choose_box(t, 64, 64 * 64, 0, true);
   EXPECT_EQ(tb.store_run, (std::vector<int>{0, 1}));
   EXPECT_EQ(tb.chunk[1], 4096 / 3);
   EXPECT_TRUE(tb.extra.empty());
@@ -1052,7 +1052,7 @@ TEST(PermuteTiling, ADimensionEndingBothRunsGrowsTheBox) {
   // stays outside the box.
   const auto s = fuse(shape({3, 4096, 4096, 5}, {0, 1, 3, 2}));
   ASSERT_EQ(s, shape({12288, 4096, 5}, {0, 2, 1}));
-  const auto sb = choose_box(s, 64, 64 * 64);
+  const auto sb = choose_box(s, 64, 64 * 64, 0, true);
   EXPECT_EQ(sb.load_run, (std::vector<int>{2, 1}));
   EXPECT_EQ(sb.store_run, (std::vector<int>{1}));
   EXPECT_EQ(sb.chunk[1], 4096 / 5);
@@ -1065,11 +1065,12 @@ TEST(PermuteTiling, RowsOfAnOuterDimensionRatherThanALongerStoreRun) {
   // (32, 32, 32, 32, 256) [2, 0, 1, 4, 3] (issue #59's 5-D case): fused
   // (1024, 32, 32, 256) [1, 0, 3, 2]. With Cuda's targets the load run is 64
   // of the last dimension, the store run 32 x 64 over the last two: both
-  // reached 64, the store run spans two dimensions, and the first dimension
-  // fills the rest of the box as two rows, not a longer run of 32 x 128.
+  // reached 64, the store run spans two dimensions, and where teams copy the
+  // tables the first dimension fills the rest of the box as two rows, not a
+  // longer run of 32 x 128.
   const auto f = fuse(shape({32, 32, 32, 32, 256}, {2, 0, 1, 4, 3}));
   ASSERT_EQ(f, shape({1024, 32, 32, 256}, {1, 0, 3, 2}));
-  const auto box = choose_box(f, tiled_run_target(f, 64), 64 * 64);
+  const auto box = choose_box(f, tiled_run_target(f, 64), 64 * 64, 0, true);
   EXPECT_EQ(box.load_run, (std::vector<int>{3}));
   EXPECT_EQ(box.store_run, (std::vector<int>{2, 3}));
   EXPECT_EQ(box.extra, (std::vector<int>{0}));
@@ -1087,17 +1088,22 @@ TEST(PermuteTiling, RowsOfAnOuterDimensionRatherThanALongerStoreRun) {
   EXPECT_EQ(L.ntiles, index_t{1024 / 2} * 32 * (256 / 64));
   // The wide box's targets (Cuda's permute_wide_box: load runs of 32, store
   // runs of 256, 8192 elements): the same choice, eight rows.
-  const auto w = choose_box(f, 32, 2 * 64 * 64, 4 * 64);
+  const auto w = choose_box(f, 32, 2 * 64 * 64, 4 * 64, true);
   EXPECT_EQ(w.chunk, (std::array<index_t, permute_max_rank>{8, 0, 32, 32}));
+  // One-thread teams (hosts) read the tables where they are: the run grows.
+  const auto one = choose_box(f, tiled_run_target(f, 64), 64 * 64);
+  EXPECT_EQ(one.chunk, (std::array<index_t, permute_max_rank>{0, 0, 32, 128}));
+  EXPECT_TRUE(one.extra.empty());
   // A growth that leaves room for two rows or more is taken (here the whole
   // 100, then ten rows of the first dimension).
   const auto h = fuse(shape({1000, 4, 100}, {0, 2, 1}));
   ASSERT_EQ(h, shape({1000, 4, 100}, {0, 2, 1}));
-  EXPECT_EQ(choose_box(h, 64, 64 * 64).chunk, (std::array<index_t, permute_max_rank>{10, 4, 100}));
+  EXPECT_EQ(choose_box(h, 64, 64 * 64, 0, true).chunk,
+            (std::array<index_t, permute_max_rank>{10, 4, 100}));
   // Little room left (2752 of 4096: not two rows of the first dimension):
   // the run grows (43 x 95).
   const auto q = fuse(shape({960, 43, 285}, {0, 2, 1}));
-  EXPECT_EQ(choose_box(q, 64, 64 * 64).chunk[2], 4096 / 43);
+  EXPECT_EQ(choose_box(q, 64, 64 * 64, 0, true).chunk[2], 4096 / 43);
 }
 
 TEST(PermuteBanks, PaddingRemovesTheConflictsOfThePermutedWrite) {
