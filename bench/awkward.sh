@@ -2,34 +2,75 @@
 # The awkward shapes: what a user who does not pick the shapes gets. Each
 # family's production path on shapes that are not powers of two, skinny
 # matrices and tensors with small innermost extents, beside the headline
-# shape and the copy baseline of the same run. One file per family in the
-# results store: OUT/MACHINE/<date>-<commit>-awkward-<family>.json (the tool's
-# calls merged by bench/summarize.py --store, each row's `case` naming its
-# call; OUT's INDEX.md rewritten when it has one).
-# The worst and best of each family: bench/summarize.py --extremes FILE...
+# shape and the copy baseline of the same run, and (CUDA, where PyTorch
+# imports) PyTorch's transpositions and permutations of the same calls with
+# its own copy of the same bytes (bench/torch_peer.py). One file per family in
+# the results store: OUT/MACHINE/<date>-<commit>-awkward-<family>.json (the
+# tool's calls and PyTorch's merged by bench/summarize.py --store, each row's
+# `case` naming its call; OUT's INDEX.md rewritten when it has one).
+# The worst and best of each family: bench/summarize.py --extremes FILE...;
+# tilekit beside PyTorch: bench/summarize.py --peers FILE...
 #
-#   bench/awkward.sh TOOL SPACE MACHINE
+#   bench/awkward.sh [--compare FILE]... [--no-torch] TOOL SPACE MACHINE
 #   bench/awkward.sh /tmp/build/bin/tilekit cuda h200
 #   REPS=5 bench/awkward.sh build/bin/tilekit openmp dev2core-xeon
 #   FAMILIES=permute bench/awkward.sh ...   (a subset: transpose permute reduce cmm)
 #   OUT=/tmp/results bench/awkward.sh ...   (another store; default bench/results)
+#   bench/awkward.sh --compare bench/results/h200/2026-11-28-2430779-awkward-permute.json \
+#     --compare bench/results/h200/2026-11-28-2430779-awkward-transpose.json build/bin/tilekit cuda h200
+#
+# --compare FILE (a committed result of the same device; several allowed): the
+# regression gate. After the run, every case of the new results that fell more
+# than POINTS (default 5) points of % of copy below FILE's is reported
+# (bench/summarize.py --compare) and the script exits 1; other devices' files
+# are refused (exit 2). --no-torch: no PyTorch rows (also TORCH=0).
 set -euo pipefail
-TOOL=$1 SPACE=$2 MACHINE=$3
+COMPARE=()
+TORCH=${TORCH:-1}
+POSITIONAL=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --compare) COMPARE+=(--compare "${2:?--compare needs a file}"); shift 2 ;;
+    --no-torch) TORCH=0; shift ;;
+    --*) echo "awkward.sh: unknown option $1" >&2; exit 2 ;;
+    *) POSITIONAL+=("$1"); shift ;;
+  esac
+done
+[ ${#POSITIONAL[@]} = 3 ] || { sed -n '2,26p' "$0" >&2; exit 2; }
+TOOL=${POSITIONAL[0]} SPACE=${POSITIONAL[1]} MACHINE=${POSITIONAL[2]}
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-$HERE/results}
 REPS=${REPS:-20}
+POINTS=${POINTS:-5}
 FAMILIES=${FAMILIES:-transpose permute reduce cmm}
 PYTHON=${PYTHON:-python3}
+for ((k = 1; k < ${#COMPARE[@]}; k += 2)); do
+  [ -f "${COMPARE[k]}" ] || { echo "awkward.sh: --compare ${COMPARE[k]}: no such file" >&2; exit 2; }
+done
 CALLS=$(mktemp -d)
 trap 'rm -rf "$CALLS"' EXIT
-COMMAND="REPS=$REPS FAMILIES=\"$FAMILIES\" bench/awkward.sh $(basename "$TOOL") $SPACE $MACHINE"
+# PyTorch's rows: on CUDA, where it imports, unless turned off.
+if [ "$TORCH" = 1 ] && [ "$SPACE" = cuda ] && "$PYTHON" -c 'import torch' 2>/dev/null; then
+  PEER_CALLS=$CALLS/torch.calls
+else
+  PEER_CALLS=
+  [ "$TORCH" = 1 ] && [ "$SPACE" = cuda ] && echo "awkward.sh: PyTorch does not import: no PyTorch rows"
+fi
+COMMAND="REPS=$REPS FAMILIES=\"$FAMILIES\" bench/awkward.sh${PEER_CALLS:+ (with PyTorch)} $(basename "$TOOL") $SPACE $MACHINE"
 run() {
   local name=$1
   shift
   case " $FAMILIES " in *" ${name%%-*} "*) ;; *) return 0 ;; esac
   echo "== $name $*"
-  mkdir -p "$CALLS/${name%%-*}"
-  "$TOOL" "$@" --space "$SPACE" --reps "$REPS" --json "$CALLS/${name%%-*}/$name.json"
+  local family=${name%%-*}
+  mkdir -p "$CALLS/$family"
+  "$TOOL" "$@" --space "$SPACE" --reps "$REPS" --json "$CALLS/$family/$name.json"
+  # PyTorch's rows of the same call, timed after the tool's calls (one process).
+  if [ -n "$PEER_CALLS" ] && { [ "$family" = transpose ] || [ "$family" = permute ]; }; then
+    printf '%q ' "$@" --space "$SPACE" --reps "$REPS" --json "$CALLS/$family/$name-torch.json" \
+      --like "$CALLS/$family/$name.json" >> "$PEER_CALLS"
+    echo >> "$PEER_CALLS"
+  fi
 }
 
 # 2-D: the headline square, odd and prime sizes (rows not a multiple of the
@@ -57,6 +98,8 @@ permute 64,256,128,128 3,0,1,2 3,0,2,1 3,2,1,0
 permute 32,64,32,64,64 4,0,1,2,3 1,0,4,3,2 4,3,2,1,0
 permute 16,32,16,32,16,64 5,0,1,2,3,4 2,5,1,3,0,4 5,4,3,2,1,0
 permute 7,33,5,64,31,29 5,4,3,2,1,0 1,0,3,2,5,4 5,0,1,2,3,4
+# Issue #59's 5-D case: small extents around the moved innermost pair.
+permute 32,32,32,32,256 2,0,1,4,3
 
 # Reduce: the production sum (and CUB's in CUDA builds) from 2^20 to 2^30.
 run reduce-sum reduce --n 1048576,4194304,16777216,67108864,268435456,1073741824 \
@@ -79,12 +122,29 @@ case " $FAMILIES " in *" cmm "*)
   fi ;;
 esac
 
+if [ -n "$PEER_CALLS" ] && [ -s "$PEER_CALLS" ]; then
+  echo "== torch (bench/torch_peer.py, $(wc -l < "$PEER_CALLS") calls)"
+  "$PYTHON" "$HERE/torch_peer.py" --batch "$PEER_CALLS"
+fi
+
 # Into the store: one file per family.
+STORED=()
 for family in transpose permute reduce cmm; do
   [ -d "$CALLS/$family" ] || continue
-  "$PYTHON" "$HERE/summarize.py" --store "$OUT" "$MACHINE" "awkward-$family" \
-    --command "$COMMAND" "$CALLS/$family"/*.json
+  STORED+=("$("$PYTHON" "$HERE/summarize.py" --store "$OUT" "$MACHINE" "awkward-$family" \
+    --command "$COMMAND" "$CALLS/$family"/*.json)")
+  echo "stored ${STORED[-1]}"
 done
 if [ -f "$OUT/INDEX.md" ]; then
   "$PYTHON" "$HERE/summarize.py" --index "$OUT" > "$OUT/INDEX.md"
+fi
+if [ -n "$PEER_CALLS" ] && [ ${#STORED[@]} -gt 0 ]; then
+  "$PYTHON" "$HERE/summarize.py" --peers "${STORED[@]}"
+fi
+
+# The gate: the new results against the committed ones.
+if [ ${#COMPARE[@]} -gt 0 ]; then
+  rc=0
+  "$PYTHON" "$HERE/summarize.py" "${COMPARE[@]}" --points "$POINTS" "${STORED[@]}" || rc=$?
+  exit $rc
 fi

@@ -6,6 +6,8 @@
     python3 bench/summarize.py --store STORE MACHINE WHAT [--command CMD] FILE.json [...]
     python3 bench/summarize.py --index STORE > STORE/INDEX.md
     python3 bench/summarize.py --check-index STORE [--docs ROOT]
+    python3 bench/summarize.py --compare BASE.json [--compare ...] [--points P] FILE.json [...]
+    python3 bench/summarize.py --peers FILE.json [...]
 
 Tables: one per file: variant, space, shape, dtype, median time, GB/s, % of the
 deep_copy of the same run, % of theoretical peak, speedup over naive, plus any
@@ -29,6 +31,16 @@ date, commit, command, what the rows measure); --check-index fails when INDEX.md
 is not what --index writes, when a file is misnamed or not a result, or when
 README.md or docs/**/*.md (under ROOT, default STORE/../..) cite a result path
 that does not exist.
+
+The regression gate (bench/awkward.sh --compare): --compare takes committed results
+(BASE) of the device the new FILEs ran on, matches their rows case by case (operation,
+variant, space, type, shape, permutation, layout and the other inputs a row names) and
+lists each case's % of copy then and now; a case that fell more than P points (default 5)
+is marked FELL and makes the exit status 1. Baselines (copy, CUB, PyTorch's copy) and peers
+(PyTorch's rows) are not gated; cases in one side only are listed, not gated; results of
+another device are refused (exit status 2). --peers puts tilekit beside PyTorch
+(bench/torch_peer.py's rows), case by case: each one's % of its own copy of the same
+bytes, and PyTorch's time over tilekit's (below 1: tilekit is the slower).
 """
 import glob
 import json
@@ -84,7 +96,9 @@ def table(path):
     return "\n".join(out)
 
 
-BASELINES = {"copy", "memcpy", "cub", "copy_kernel", "openblas", "tilekit_copy"}
+BASELINES = {"copy", "memcpy", "cub", "copy_kernel", "openblas", "tilekit_copy", "torch_copy"}
+# Other libraries' rows beside tilekit's in one run (bench/torch_peer.py): not tilekit's to gate.
+PEERS = {"torch", "torch_contiguous"}
 
 
 def case(r):
@@ -440,6 +454,122 @@ def check_index(root, root_docs=None):
 
 
 
+# ---------------------------------------------------------------- the gate
+
+# A row's inputs: what makes two rows of two runs the same case.
+INPUTS = ("op", "variant", "space", "framework", "dtype", "shape", "perm", "layout", "in_dtype",
+          "out_dtype", "alpha", "beta", "conj", "sub", "split", "window", "engine", "ranks")
+
+
+def case_key(r):
+    """The row's inputs, comparable across runs (a framework's version aside)."""
+    key = []
+    for k in INPUTS:
+        if k in r and r[k] is not None:
+            v = r[k]
+            if k == "framework":
+                v = str(v).split()[0]
+            key.append((k, fmt(v) if isinstance(v, list) else str(v)))
+    return tuple(key)
+
+
+def case_text(r):
+    text = f"{r.get('op', 'python')} {fmt(r['shape'])}"
+    if r.get("perm"):
+        text += " perm " + ",".join(map(str, r["perm"]))
+    text += f" {r['dtype']} {r['variant']}"
+    for k in ("layout", "in_dtype", "out_dtype", "alpha", "beta", "sub", "split"):
+        if r.get(k) not in (None, "right"):
+            text += f" {k} {r[k]}"
+    return text
+
+
+def gated_rows(paths):
+    """(device, {case key: row}) of the tool's files among paths: tilekit's own rows with a
+    % of copy (not baselines, peers, or identity permutations). Google Benchmark files are
+    left out."""
+    devices, rows = set(), {}
+    for path in paths:
+        d = load(path)
+        if is_gbench(d):
+            continue
+        devices.add(d.get("device", "?"))
+        for r in d["rows"]:
+            if r["variant"] in BASELINES or r["variant"] in PEERS or r.get("pct_copy") is None:
+                continue
+            if r.get("perm") and r["perm"] == sorted(r["perm"]):
+                continue
+            rows[case_key(r)] = r
+    return devices, rows
+
+
+def compare(base_paths, new_paths, points=5.0):
+    """(report lines, cases that fell, error): the new runs' cases against the base's."""
+    base_dev, base = gated_rows(base_paths)
+    new_dev, new = gated_rows(new_paths)
+    if not base or not new:
+        return [], [], "no tool results to compare on one side"
+    if base_dev != new_dev:
+        return [], [], (f"not the same device: the base ran on {', '.join(sorted(base_dev))}, "
+                        f"the new results on {', '.join(sorted(new_dev))}")
+    out = [f"Against {', '.join(os.path.basename(p) for p in base_paths)} "
+           f"({', '.join(sorted(new_dev))}): a case fell when its % of copy is more than "
+           f"{points:g} points below the base's.", "",
+           "| case | base % copy | now % copy | change | |", "|---|---|---|---|---|"]
+    fell = []
+    for key in sorted(set(base) & set(new), key=lambda k: case_text(new[k])):
+        b, n = base[key]["pct_copy"], new[key]["pct_copy"]
+        mark = "FELL" if n < b - points else ""
+        if mark:
+            fell.append(case_text(new[key]))
+        out.append(f"| {case_text(new[key])} | {b:.1f} | {n:.1f} | {n - b:+.1f} | {mark} |")
+    only_new = sorted(case_text(new[k]) for k in set(new) - set(base))
+    only_base = sorted(case_text(base[k]) for k in set(base) - set(new))
+    if only_new:
+        out += ["", f"Not in the base (not gated): {'; '.join(only_new)}."]
+    if only_base:
+        out += ["", f"Not run now (not gated): {'; '.join(only_base)}."]
+    out += ["", f"{len(set(base) & set(new))} cases compared, {len(fell)} fell"
+            + (f": {'; '.join(fell)}." if fell else ".")]
+    return out, fell, None
+
+
+def peers(paths):
+    """Markdown: per case with PyTorch's rows, tilekit's and PyTorch's % of copy and
+    PyTorch's time over tilekit's."""
+    cases = {}
+    for path in paths:
+        d = load(path)
+        if is_gbench(d):
+            continue
+        for r in d["rows"]:
+            if r["variant"] in BASELINES or not r.get("ms") or r.get("pct_copy") is None:
+                continue
+            if r.get("perm") and r["perm"] == sorted(r["perm"]):
+                continue
+            key = (r.get("op", "python"), fmt(r["shape"]), ",".join(map(str, r.get("perm") or [])),
+                   r["dtype"])
+            cases.setdefault(key, {})[r["variant"]] = r
+    out = ["| case | tilekit | tilekit % copy | torch % copy | torch_contiguous % copy | torch time / tilekit's |",
+           "|---|---|---|---|---|---|"]
+    slower = 0
+    for (op, shape, perm, dtype), v in sorted(cases.items()):
+        mine = [r for name, r in v.items() if name not in PEERS]
+        if "torch" not in v or not mine:
+            continue
+        for r in mine:
+            ratio = v["torch"]["ms"] / r["ms"]
+            slower += ratio < 1
+            cont = v.get("torch_contiguous")
+            out.append(f"| {op} {shape}{' perm ' + perm if perm else ''} {dtype} | {r['variant']} | "
+                       f"{r['pct_copy']:.1f} | {v['torch']['pct_copy']:.1f} | "
+                       f"{fmt(cont['pct_copy']) if cont else '-'} | {ratio:.2f}{' (slower)' if ratio < 1 else ''} |")
+    if len(out) == 2:
+        return "No case with PyTorch's rows."
+    return "\n".join(out) + f"\n\n{len(out) - 2} cases; tilekit slower than PyTorch in {slower}."
+
+
+
 def main(argv):
     if argv[:1] == ["--extremes"]:
         print(extremes(argv[1:]))
@@ -450,6 +580,25 @@ def main(argv):
         for p in problems:
             print(p, file=sys.stderr)
         return 1 if problems else 0
+    elif argv[:1] == ["--compare"]:
+        args, bases, points = list(argv), [], 5.0
+        while args[:1] == ["--compare"] and len(args) >= 2:
+            bases.append(args[1])
+            del args[:2]
+        if args[:1] == ["--points"] and len(args) >= 2:
+            points = float(args[1])
+            del args[:2]
+        if not bases or not args:
+            print(__doc__, file=sys.stderr)
+            return 2
+        lines, fell, error = compare(bases, args, points)
+        if error:
+            print(f"summarize.py --compare: {error}", file=sys.stderr)
+            return 2
+        print("\n".join(lines))
+        return 1 if fell else 0
+    elif argv[:1] == ["--peers"] and len(argv) >= 2:
+        print(peers(argv[1:]))
     elif argv[:1] == ["--store"] and len(argv) >= 5:
         args, command = argv[1:], None
         if "--command" in args:

@@ -6,6 +6,7 @@
 #include <tilekit/permute.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -647,7 +648,9 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
     const std::vector<std::pair<Extents, Perm>> cases = {
         {{6, 7, 10, 9}, {3, 2, 1, 0}}, {{29, 31, 5}, {1, 0, 2}}, {{33, 17, 45}, {2, 0, 1}},
         {{5, 7, 101}, {1, 0, 2}},      {{3, 2, 5, 4, 3}, {4, 0, 3, 1, 2}}, {{700}, {0}},
-        {{3, 10, 6}, {2, 1, 0}},       {{4, 6, 3, 5}, {2, 0, 3, 1}}, {{4, 3, 5, 9}, {3, 0, 2, 1}}};
+        {{3, 10, 6}, {2, 1, 0}},       {{4, 6, 3, 5}, {2, 0, 3, 1}}, {{4, 3, 5, 9}, {3, 0, 2, 1}},
+        // Rows of an outer dimension beside a store run of two (choose_box).
+        {{2, 3, 5, 4, 20}, {2, 0, 1, 4, 3}}};
     int kinds[3] = {};  // tiled cases per BoxKind
     // Scratch in input order, and transposed (the plan's layout on hosts);
     // rows numbered in the output's order, then the input's (hosts).
@@ -668,7 +671,7 @@ TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
         Kokkos::parallel_for("test_rows", policy, Rows{a.data(), b.data(), L, {}});
       } else {
         const Tiling tiling =
-            make_tiling(f, choose_box(f, tiled_run_target(f, 8), 64), 1, 0, transposed);
+            make_tiling(f, choose_box(f, tiled_run_target(f, 8), 64, 0, true), 1, 0, transposed);
         const TiledLayout& L = tiling.layout;
         ++kinds[static_cast<int>(L.kind)];
         Kokkos::View<index_t*, typename E::memory_space> tables("tables", L.table_size());
@@ -1016,7 +1019,8 @@ TEST(PermuteTiling, ThePartialExtraDimensionTilesEvenly) {
 TEST(PermuteTiling, ADimensionEndingBothRunsGrowsTheBox) {
   using namespace tilekit::impl;
   // Small extents around a long one, reversed: the long dimension ends both
-  // runs, and grows until the box holds about a tile (not 5 x 6 x 3).
+  // runs, which come out shorter than their targets (5 x 6 and 3 x 6 against
+  // 32), and grows until the box holds about a tile (not 5 x 6 x 3).
   const auto f = fuse(shape({3, index_t{1} << 24, 5}, {2, 1, 0}));
   const auto box = choose_box(f, 32, 32 * 32);
   EXPECT_EQ(box.load_run, (std::vector<int>{2, 1}));
@@ -1027,9 +1031,79 @@ TEST(PermuteTiling, ADimensionEndingBothRunsGrowsTheBox) {
   EXPECT_EQ(L.box[store_cols], 3 * (1024 / 15));
   EXPECT_EQ(L.box[load_rows], 3);
   EXPECT_EQ(L.box[store_rows], 5);
-  // Not past the dimension's extent.
+  // Cuda's targets (runs of 64, tiles of 64 x 64, teams that copy the
+  // tables): 5 x 12 against 64, grown to 4096 / 15.
+  EXPECT_EQ(choose_box(f, tiled_run_target(f, 64), 64 * 64, 0, true).chunk[1], 4096 / 15);
+  // The same around 1001: grown as far, and not past the dimension's extent.
+  const auto m = fuse(shape({3, 1001, 5}, {2, 1, 0}));
+  EXPECT_EQ(choose_box(m, 32, 32 * 32).chunk[1], 1024 / 15);
+  EXPECT_EQ(choose_box(m, 64, 64 * 64, 0, true).chunk[1], 4096 / 15);
   const auto g = fuse(shape({3, 40, 5}, {2, 1, 0}));
   EXPECT_EQ(choose_box(g, 32, 32 * 32).chunk[1], 40);
+  // Runs that reached their targets, no dimension outside them: a 2-D
+  // transposition with a short side grows too (3 x 64 would be the box).
+  const auto t = fuse(shape({3, index_t{1} << 20}, {1, 0}));
+  const auto tb = choose_box(t, 64, 64 * 64, 0, true);
+  EXPECT_EQ(tb.store_run, (std::vector<int>{0, 1}));
+  EXPECT_EQ(tb.chunk[1], 4096 / 3);
+  EXPECT_TRUE(tb.extra.empty());
+  // The store run of one dimension (batched 5 x 4096 transpositions): its
+  // scratch positions are computed, the dimension grows (5 x 819), the batch
+  // stays outside the box.
+  const auto s = fuse(shape({3, 4096, 4096, 5}, {0, 1, 3, 2}));
+  ASSERT_EQ(s, shape({12288, 4096, 5}, {0, 2, 1}));
+  const auto sb = choose_box(s, 64, 64 * 64, 0, true);
+  EXPECT_EQ(sb.load_run, (std::vector<int>{2, 1}));
+  EXPECT_EQ(sb.store_run, (std::vector<int>{1}));
+  EXPECT_EQ(sb.chunk[1], 4096 / 5);
+  EXPECT_TRUE(sb.extra.empty());
+  EXPECT_EQ(make_tiling(s, sb, 1).layout.kind, BoxKind::affine);
+}
+
+TEST(PermuteTiling, RowsOfAnOuterDimensionRatherThanALongerStoreRun) {
+  using namespace tilekit::impl;
+  // (32, 32, 32, 32, 256) [2, 0, 1, 4, 3] (issue #59's 5-D case): fused
+  // (1024, 32, 32, 256) [1, 0, 3, 2]. With Cuda's targets the load run is 64
+  // of the last dimension, the store run 32 x 64 over the last two: both
+  // reached 64, the store run spans two dimensions, and where teams copy the
+  // tables the first dimension fills the rest of the box as two rows, not a
+  // longer run of 32 x 128.
+  const auto f = fuse(shape({32, 32, 32, 32, 256}, {2, 0, 1, 4, 3}));
+  ASSERT_EQ(f, shape({1024, 32, 32, 256}, {1, 0, 3, 2}));
+  const auto box = choose_box(f, tiled_run_target(f, 64), 64 * 64, 0, true);
+  EXPECT_EQ(box.load_run, (std::vector<int>{3}));
+  EXPECT_EQ(box.store_run, (std::vector<int>{2, 3}));
+  EXPECT_EQ(box.extra, (std::vector<int>{0}));
+  EXPECT_EQ(box.chunk, (std::array<index_t, permute_max_rank>{2, 0, 32, 64}));
+  const auto L = make_tiling(f, box, 1).layout;
+  EXPECT_EQ(L.kind, BoxKind::tables);
+  EXPECT_EQ(L.box[load_cols], 64);
+  EXPECT_EQ(L.box[load_rows], 32 * 2);
+  EXPECT_EQ(L.box[store_cols], 32 * 64);
+  EXPECT_EQ(L.box[store_rows], 2);
+  // Tables of 64 load rows, 2 x 2 store rows and 2048 store columns: half an
+  // entry per element of the 4096 (one store row of 32 x 128 would take
+  // 32 + 2 + 4096).
+  EXPECT_EQ(L.table_size(), 64 + 2 * 2 + 2048);
+  EXPECT_EQ(L.ntiles, index_t{1024 / 2} * 32 * (256 / 64));
+  // The wide box's targets (Cuda's permute_wide_box: load runs of 32, store
+  // runs of 256, 8192 elements): the same choice, eight rows.
+  const auto w = choose_box(f, 32, 2 * 64 * 64, 4 * 64, true);
+  EXPECT_EQ(w.chunk, (std::array<index_t, permute_max_rank>{8, 0, 32, 32}));
+  // One-thread teams (hosts) read the tables where they are: the run grows.
+  const auto one = choose_box(f, tiled_run_target(f, 64), 64 * 64);
+  EXPECT_EQ(one.chunk, (std::array<index_t, permute_max_rank>{0, 0, 32, 128}));
+  EXPECT_TRUE(one.extra.empty());
+  // A growth that leaves room for two rows or more is taken (here the whole
+  // 100, then ten rows of the first dimension).
+  const auto h = fuse(shape({1000, 4, 100}, {0, 2, 1}));
+  ASSERT_EQ(h, shape({1000, 4, 100}, {0, 2, 1}));
+  EXPECT_EQ(choose_box(h, 64, 64 * 64, 0, true).chunk,
+            (std::array<index_t, permute_max_rank>{10, 4, 100}));
+  // Little room left (2752 of 4096: not two rows of the first dimension):
+  // the run grows (43 x 95).
+  const auto q = fuse(shape({960, 43, 285}, {0, 2, 1}));
+  EXPECT_EQ(choose_box(q, 64, 64 * 64, 0, true).chunk[2], 4096 / 43);
 }
 
 TEST(PermuteBanks, PaddingRemovesTheConflictsOfThePermutedWrite) {

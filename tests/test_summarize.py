@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """bench/summarize.py: its figures on results made for the test (known answers), and
 the results store's naming, index and checks on a small store of fixtures
-(tests/fixtures/results/: one tool file, one Google Benchmark file).
+(tests/fixtures/results/: one tool file, one Google Benchmark file); the regression
+gate (--compare) and the PyTorch table (--peers) on results made for the test; and
+bench/torch_peer.py's rows, on a stand-in for PyTorch (tests/fixtures/fake_torch.py:
+host lists, CUDA events of known times), and without PyTorch.
 
     python3 tests/test_summarize.py        (ctest: bench_summarize)
 """
@@ -258,6 +261,180 @@ class Summarize(unittest.TestCase):
         with self.assertRaises(ValueError):
             summarize.store(store, "gpu1", "nameless", [u])
 
+
+    # ------------------------------------------------------------ the gate
+
+    def gate_files(self, now, device="test device"):
+        """A base run and a new one of three permutations (% of copy: base 80, 70, 60;
+        now as given), each beside its copy and the identity."""
+        def rows(pcts):
+            out = [row("copy", [8, 9, 10], 1.0, 100.0, op="permute", perm=[0, 1, 2]),
+                   row("fused", [8, 9, 10], 1.0, 99.0, op="permute", perm=[0, 1, 2])]
+            for perm, pct in zip(([2, 1, 0], [1, 2, 0], [0, 2, 1]), pcts):
+                out.append(row("fused", [8, 9, 10], 1.0, pct, op="permute", perm=perm, layout="right"))
+            return out
+        base = self.write("base.json", tool_file(rows([80.0, 70.0, 60.0])))
+        new = self.write("new.json", dict(tool_file(rows(now)), device=device))
+        return base, new
+
+    def test_compare_marks_what_fell(self):
+        # 80 -> 74.9 fell (more than 5 points), 70 -> 65 did not (exactly 5), 60 -> 70 rose.
+        base, new = self.gate_files([74.9, 65.0, 70.0])
+        lines, fell, error = summarize.compare([base], [new])
+        self.assertIsNone(error)
+        self.assertEqual(fell, ["permute 8x9x10 perm 2,1,0 float fused"])
+        text = "\n".join(lines)
+        self.assertIn("| permute 8x9x10 perm 2,1,0 float fused | 80.0 | 74.9 | -5.1 | FELL |", text)
+        self.assertIn("| permute 8x9x10 perm 1,2,0 float fused | 70.0 | 65.0 | -5.0 |  |", text)
+        self.assertIn("| permute 8x9x10 perm 0,2,1 float fused | 60.0 | 70.0 | +10.0 |  |", text)
+        self.assertIn("3 cases compared, 1 fell", text)
+        self.assertNotIn("copy", text.split("\n\n", 1)[1].replace("% copy", ""))
+        # Another threshold.
+        self.assertEqual(summarize.compare([base], [new], points=6.0)[1], [])
+
+    def test_compare_lists_cases_of_one_side_and_refuses_another_device(self):
+        base, _ = self.gate_files([80.0, 70.0, 60.0])
+        extra = self.write("extra.json", tool_file([
+            row("fused", [32, 32, 32, 32, 256], 1.0, 20.0, op="permute", perm=[2, 0, 1, 4, 3]),
+            row("torch", [32, 32, 32, 32, 256], 1.0, 1.0, op="permute", perm=[2, 0, 1, 4, 3],
+                framework="torch 2.11"),
+            row("torch_copy", [32, 32, 32, 32, 256], 1.0, 100.0, op="permute", perm=[2, 0, 1, 4, 3])]))
+        lines, fell, error = summarize.compare([base], [extra])
+        text = "\n".join(lines)
+        self.assertEqual((fell, error), ([], None))
+        self.assertIn("Not in the base (not gated): permute 32x32x32x32x256 perm 2,0,1,4,3 float fused.", text)
+        self.assertIn("Not run now (not gated): permute 8x9x10 perm 0,2,1 float fused;", text)
+        self.assertNotIn("torch", text)
+        _, other = self.gate_files([80.0, 70.0, 60.0], device="another device")
+        self.assertIn("not the same device", summarize.compare([base], [other])[2])
+
+    def test_compare_command_line(self):
+        script = os.path.join(ROOT, "bench", "summarize.py")
+        base, new = self.gate_files([80.0, 69.0, 54.0])
+        out = subprocess.run([sys.executable, script, "--compare", base, new],
+                             capture_output=True, text=True)
+        self.assertEqual(out.returncode, 1, out.stderr)
+        self.assertIn("3 cases compared, 1 fell", out.stdout.splitlines()[-1])
+        ok = subprocess.run([sys.executable, script, "--compare", base, "--points", "7", new],
+                            capture_output=True, text=True)
+        self.assertEqual(ok.returncode, 0, ok.stdout)
+        _, other = self.gate_files([80.0, 70.0, 60.0], device="another device")
+        refused = subprocess.run([sys.executable, script, "--compare", base, other],
+                                 capture_output=True, text=True)
+        self.assertEqual(refused.returncode, 2)
+        self.assertIn("not the same device", refused.stderr)
+
+    def test_peers(self):
+        # tilekit at 1 ms, PyTorch at 2 ms (twice tilekit's time) and 0.5 ms (half).
+        rows = []
+        for perm, torch_ms in (([2, 1, 0], 2.0), ([1, 0, 2], 0.5)):
+            rows += [row("fused", [8, 9, 10], 1.0, 80.0, op="permute", perm=perm),
+                     row("torch", [8, 9, 10], torch_ms, 40.0, op="permute", perm=perm, framework="torch 2.11"),
+                     row("torch_contiguous", [8, 9, 10], 3.0, 30.0, op="permute", perm=perm,
+                         framework="torch 2.11"),
+                     row("torch_copy", [8, 9, 10], 0.8, 100.0, op="permute", perm=perm)]
+        text = summarize.peers([self.write("peers.json", tool_file(rows))])
+        self.assertIn("| permute 8x9x10 perm 2,1,0 float | fused | 80.0 | 40.0 | 30.0 | 2.00 |", text)
+        self.assertIn("| permute 8x9x10 perm 1,0,2 float | fused | 80.0 | 40.0 | 30.0 | 0.50 (slower) |", text)
+        self.assertIn("2 cases; tilekit slower than PyTorch in 1.", text)
+
+
+class TorchPeer(unittest.TestCase):
+    """bench/torch_peer.py on a stand-in for PyTorch, and without it."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        sys.path.insert(0, os.path.join(ROOT, "tests", "fixtures"))
+        import fake_torch
+        self.fake = fake_torch
+        self.saved = sys.modules.get("torch")
+        sys.modules["torch"] = fake_torch
+        import torch_peer
+        self.peer = torch_peer
+
+    def tearDown(self):
+        if self.saved is None:
+            sys.modules.pop("torch", None)
+        else:
+            sys.modules["torch"] = self.saved
+        sys.path.remove(os.path.join(ROOT, "tests", "fixtures"))
+        self.dir.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir.name, name)
+
+    def test_rows_of_a_call_beside_the_tools(self):
+        # The tool's file of the same call gives the header and the case; per permutation
+        # the copy, out.copy_(x.permute(p)) and .contiguous(), timed 1, 2 and 4 ms (one
+        # call each): 100, 50 and 25% of copy, the moves checked.
+        like = self.path("permute-3x4x5.json")
+        tool = tool_file([row("fused", [3, 4, 5], 1.0, 90.0, op="permute", perm=[2, 0, 1])])
+        tool["commit"] = "abcdef012345"
+        with open(like, "w") as f:
+            json.dump(tool, f)
+        self.fake.cuda.schedule, self.fake.cuda.timed = [1.0, 2.0, 4.0], 0
+        out = self.path("permute-3x4x5-torch.json")
+        rc = self.peer.main(["permute", "--shape", "3,4,5", "--perm", "2,0,1", "--perm", "0,2,1",
+                             "--dtype", "float", "--variant", "fused", "--space", "cuda",
+                             "--reps", "1", "--json", out, "--like", like])
+        self.assertEqual(rc, 0)
+        with open(out) as f:
+            d = json.load(f)
+        self.assertEqual((d["commit"], d["device"]), ("abcdef012345", "test device"))
+        self.assertIsNone(summarize.schema_problem(d))
+        got = [(r["variant"], r["perm"], r["ms"], round(r["pct_copy"], 6), r["verified"], r["case"])
+               for r in d["rows"]]
+        case = "permute-3x4x5"
+        self.assertEqual(got, [("torch_copy", [2, 0, 1], 1.0, 100.0, False, case),
+                               ("torch", [2, 0, 1], 2.0, 50.0, True, case),
+                               ("torch_contiguous", [2, 0, 1], 4.0, 25.0, True, case),
+                               ("torch_copy", [0, 2, 1], 1.0, 100.0, False, case),
+                               ("torch", [0, 2, 1], 2.0, 50.0, True, case),
+                               ("torch_contiguous", [0, 2, 1], 4.0, 25.0, True, case)])
+        self.assertEqual(d["rows"][1]["bytes"], 2.0 * 60 * 4)
+        self.assertEqual(d["rows"][1]["framework"], "torch 0.0-fake")
+        # One result with the tool's file: the rows keep the tool's case.
+        stored = summarize.store(self.path("store"), "gpu1", "awkward-permute", [like, out])
+        with open(stored) as f:
+            merged = json.load(f)
+        self.assertEqual({r["case"] for r in merged["rows"]}, {case})
+        self.assertEqual(len(merged["rows"]), 7)
+
+    def test_batch_of_calls_and_a_transposition(self):
+        calls = self.path("calls")
+        with open(calls, "w") as f:
+            f.write(f"transpose --m 3 --n 5 --dtype double --reps 2 --json {self.path('t.json')}\n")
+            f.write(f"permute --shape 2,3 --perm 1,0 --reps 1 --json {self.path('p.json')}\n")
+        self.fake.cuda.schedule, self.fake.cuda.timed = [1.0], 0
+        self.assertEqual(self.peer.main(["--batch", calls]), 0)
+        with open(self.path("t.json")) as f:
+            t = json.load(f)
+        self.assertEqual([(r["op"], r["variant"], r["shape"], r["dtype"], r["verified"]) for r in t["rows"]],
+                         [("transpose", "torch_copy", [3, 5], "double", False),
+                          ("transpose", "torch", [3, 5], "double", True),
+                          ("transpose", "torch_contiguous", [3, 5], "double", True)])
+        self.assertNotIn("perm", t["rows"][1])
+        self.assertEqual(t["rows"][1]["bytes"], 2.0 * 15 * 8)
+        self.assertEqual(t["device"], "Fake GPU")
+        self.assertTrue(os.path.exists(self.path("p.json")))
+
+    def test_without_pytorch_or_cuda_nothing_is_written(self):
+        sys.modules["torch"] = None  # import torch raises ImportError
+        out = self.path("none.json")
+        args = ["permute", "--shape", "3,4", "--perm", "1,0", "--json", out]
+        self.assertEqual(self.peer.main(args), 0)
+        self.assertEqual(self.peer.main(args[:-2] + ["--space", "openmp", "--json", out]), 0)
+        sys.modules["torch"] = self.fake
+        self.fake.cuda.is_available = lambda: False
+        try:
+            self.assertEqual(self.peer.main(args), 0)
+        finally:
+            self.fake.cuda.is_available = lambda: True
+        self.assertFalse(os.path.exists(out))
+        # Bad arguments are refused (argparse's exit status 2).
+        with self.assertRaises(SystemExit) as e:
+            self.peer.main(["permute", "--shape", "3,4", "--json", out])
+        self.assertEqual(e.exception.code, 2)
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,11 +1,18 @@
 // Measured launch shapes (tune.hpp): every candidate's result is the whole,
 // correct transpose or permutation; the choice is the fastest trial that ran;
-// a second call with the same problem comes from the cache; bad input throws
-// before anything is written. (What is measured is not checked: no timed test.)
+// a second call with the same problem comes from the process's wisdom; bad
+// input throws before anything is written; a wisdom file saved and loaded
+// back gives the same choices, and a file written for another device or
+// version, or damaged, is ignored whole with a warning. (What is measured is
+// not checked: no timed test.)
+#include <tilekit/hardware.hpp>
 #include <tilekit/tune.hpp>
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -167,6 +174,230 @@ TYPED_TEST(Tune, BadInputThrowsBeforeWriting) {
   exec.fence();
   EXPECT_TRUE(still_poisoned(out));
   EXPECT_TRUE(still_poisoned(good));
+}
+
+// ------------------------------------------------------------- wisdom
+
+/// A wisdom file of this test (one space and type at a time), removed after.
+struct WisdomFile {
+  std::string path;
+  explicit WisdomFile(const std::string& name)
+      : path((std::filesystem::temp_directory_path() / ("tilekit-test-" + name + ".wisdom")).string()) {
+    std::remove(path.c_str());
+  }
+  ~WisdomFile() { std::remove(path.c_str()); }
+  std::vector<std::string> lines() const {
+    std::ifstream f(path);
+    std::vector<std::string> out;
+    for (std::string l; std::getline(f, l);) out.push_back(l);
+    return out;
+  }
+  void write(const std::vector<std::string>& lines) const {
+    std::ofstream f(path, std::ios::trunc);
+    for (const auto& l : lines) f << l << '\n';
+  }
+};
+
+template <class E, class T>
+std::string wisdom_name(const char* what) {
+  return std::string(what) + "-" + E::name() + "-" + tilekit::impl::wisdom_type_name<T>();
+}
+
+/// A transpose and a permutation tuned afresh, saved; forgotten; loaded back:
+/// both come from the wisdom with the saved launches and give correct results.
+TYPED_TEST(Tune, WisdomSavedAndLoadedGivesTheSameChoices) {
+  TILEKIT_CASE_TYPES(E, T);
+  using M = Kokkos::View<T**, Kokkos::LayoutRight, typename E::memory_space>;
+  using V = Kokkos::View<T***, Kokkos::LayoutLeft, typename E::memory_space>;
+  M a("a", 37, 53), at("at", 53, 37);
+  V b("b", 5, 33, 7), bt("bt", 7, 5, 33);
+  const std::vector<int> perm{2, 0, 1};
+  const auto ha = fill_matrix(a);
+  auto hb = Kokkos::create_mirror_view(b);
+  for (std::size_t k = 0; k < hb.span(); ++k) hb.data()[k] = static_cast<T>(value_of(k));
+  Kokkos::deep_copy(b, hb);
+  E exec;
+  tilekit::forget_wisdom();
+  tilekit::TuneSettings fresh;
+  fresh.use_cache = false;
+  fresh.reps = 1;
+  const auto t = tilekit::tune_transpose(exec, a, at, tilekit::TransposeVariant::tiled, {}, fresh);
+  const auto p = tilekit::tune_permute(exec, b, bt, perm, {}, fresh);
+  ASSERT_FALSE(t.from_cache);
+  ASSERT_FALSE(p.from_cache);
+  const WisdomFile file(wisdom_name<E, T>("roundtrip"));
+  EXPECT_EQ(tilekit::save_wisdom(exec, file.path), 2);
+  // The header (format, versions, device) and the two entries.
+  const auto lines = file.lines();
+  ASSERT_EQ(lines.size(), 9u);
+  EXPECT_EQ(lines[0], "tilekit-wisdom 1");
+  EXPECT_EQ(lines[3], std::string("space ") + E::name());
+  EXPECT_EQ(lines[4], "device " + tilekit::hardware_info(exec).device);
+  EXPECT_EQ(lines[6], "entries 2");
+  const std::string type = tilekit::impl::wisdom_type_name<T>();
+  // The permutation's entry is its fused problem: LayoutLeft (5, 33, 7)
+  // [2, 0, 1] is row-major (7, 33, 5) [1, 2, 0], fused (7, 165) [1, 0].
+  EXPECT_EQ(std::count(lines.begin(), lines.end(),
+                       "permute\t" + type + "\tfused\t(7, 165) [1, 0]\t" +
+                           tilekit::impl::launch_text(tilekit::impl::launch_fields(p.best))),
+            1);
+  EXPECT_EQ(std::count(lines.begin(), lines.end(),
+                       "transpose\t" + type + "\ttiled\t37 x 53\t" +
+                           tilekit::impl::launch_text(tilekit::impl::launch_fields(t.best))),
+            1);
+
+  tilekit::forget_wisdom();
+  EXPECT_FALSE(tilekit::tune_transpose(exec, a, at, tilekit::TransposeVariant::tiled, {}, fresh)
+                   .from_cache);
+  tilekit::forget_wisdom();
+  const auto loaded = tilekit::load_wisdom(exec, file.path);
+  EXPECT_TRUE(loaded.found);
+  EXPECT_EQ(loaded.entries, 2);
+  EXPECT_EQ(loaded.warning, "");
+  Kokkos::deep_copy(at, poison<T>());
+  Kokkos::deep_copy(bt, poison<T>());
+  const auto t2 = tilekit::tune_transpose(exec, a, at, tilekit::TransposeVariant::tiled);
+  const auto p2 = tilekit::tune_permute(exec, b, bt, perm);
+  EXPECT_TRUE(t2.from_cache);
+  EXPECT_TRUE(p2.from_cache);
+  EXPECT_TRUE(t2.trials.empty());
+  EXPECT_EQ(tilekit::impl::launch_fields(t2.best), tilekit::impl::launch_fields(t.best));
+  EXPECT_EQ(tilekit::impl::launch_fields(p2.best), tilekit::impl::launch_fields(p.best));
+  // The loaded launches run and give the transpose and the permutation.
+  tilekit::TransposePlan<E, T>(exec, a, at, tilekit::TransposeVariant::tiled, t2.best).execute(a, at);
+  tilekit::PermutePlan<E, T>(exec, b, bt, perm, tilekit::PermuteVariant::fused, p2.best).execute(b, bt);
+  exec.fence();
+  auto hat = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), at);
+  long wrong = 0;
+  for (int i = 0; i < 37; ++i)
+    for (int j = 0; j < 53; ++j) wrong += hat(j, i) != ha(i, j);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(wrong_permuted(b, bt, perm), 0);
+  // A missing file is no error and no warning.
+  std::remove(file.path.c_str());
+  const auto none = tilekit::load_wisdom(exec, file.path);
+  EXPECT_FALSE(none.found);
+  EXPECT_EQ(none.entries, 0);
+  EXPECT_EQ(none.warning, "");
+  tilekit::forget_wisdom();
+}
+
+/// A file saved here, then changed: written for another device, space or
+/// concurrency, by another version or format, with an entry that does not
+/// parse or a count that does not match. Each is ignored whole (none of its
+/// entries is taken: the next tuning measures) with a warning naming why.
+TYPED_TEST(Tune, WisdomOfAnotherDeviceOrVersionIsIgnored) {
+  TILEKIT_CASE_TYPES(E, T);
+  using M = Kokkos::View<T**, Kokkos::LayoutRight, typename E::memory_space>;
+  M a("a", 29, 41), at("at", 41, 29);
+  E exec;
+  tilekit::forget_wisdom();
+  tilekit::TuneSettings fresh;
+  fresh.use_cache = false;
+  fresh.reps = 1;
+  tilekit::tune_transpose(exec, a, at, tilekit::TransposeVariant::tiled_padded, {}, fresh);
+  const WisdomFile file(wisdom_name<E, T>("ignored"));
+  ASSERT_EQ(tilekit::save_wisdom(exec, file.path), 1);
+  const auto good = file.lines();
+  ASSERT_EQ(good.size(), 8u);
+  auto changed = [&](std::size_t k, const std::string& line) {
+    auto l = good;
+    l[k] = line;
+    return l;
+  };
+  const std::string entry = good[7];
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {changed(4, "device Another Device 9000"), "the device differs"},
+      {changed(3, "space Elsewhere"), "the execution space differs"},
+      {changed(5, "concurrency 999999"), "the concurrency differs"},
+      {changed(1, "tilekit 0.0.0-other"), "the tilekit version differs"},
+      {changed(2, "kokkos 1"), "the Kokkos version differs"},
+      {changed(0, "tilekit-wisdom 2"), "its format differs"},
+      {changed(7, entry + " 5"), "entry 1 does not parse"},
+      {changed(7, entry.substr(0, entry.rfind('\t')) + "\t64 4 x 1"), "entry 1 does not parse"},
+      {changed(7, entry.substr(0, entry.rfind('\t')) + "\t64 -4 32 1"), "entry 1 does not parse"},
+      {changed(6, "entries 3"), "it holds 1 entries, its header says 3"},
+      {std::vector<std::string>(good.begin(), good.begin() + 4), "it ends before its header does"}};
+  for (const auto& [lines, why] : cases) {
+    file.write(lines);
+    tilekit::forget_wisdom();
+    const auto r = tilekit::load_wisdom(exec, file.path);
+    EXPECT_TRUE(r.found) << why;
+    EXPECT_EQ(r.entries, 0) << why;
+    EXPECT_NE(r.warning.find(why), std::string::npos) << r.warning;
+    EXPECT_NE(r.warning.find(file.path), std::string::npos) << r.warning;
+    EXPECT_FALSE(
+        tilekit::tune_transpose(exec, a, at, tilekit::TransposeVariant::tiled_padded).from_cache)
+        << why;
+  }
+  // The file as saved is taken.
+  file.write(good);
+  tilekit::forget_wisdom();
+  EXPECT_EQ(tilekit::load_wisdom(exec, file.path).entries, 1);
+  EXPECT_TRUE(tilekit::tune_transpose(exec, a, at, tilekit::TransposeVariant::tiled_padded).from_cache);
+  tilekit::forget_wisdom();
+}
+
+/// An entry of a matching file is checked when first used: one the plan
+/// refuses (a tile past the largest edge) is dropped and the problem
+/// measured; what the process measured itself is not replaced by a file's.
+TYPED_TEST(Tune, WisdomEntriesAreCheckedAndDoNotReplaceMeasurements) {
+  TILEKIT_CASE_TYPES(E, T);
+  using M = Kokkos::View<T**, Kokkos::LayoutRight, typename E::memory_space>;
+  M a("a", 31, 45), at("at", 45, 31);
+  const auto ha = fill_matrix(a);
+  E exec;
+  tilekit::forget_wisdom();
+  tilekit::TuneSettings fresh;
+  fresh.use_cache = false;
+  fresh.reps = 1;
+  const auto t = tilekit::tune_transpose(exec, a, at, tilekit::TransposeVariant::tiled, {}, fresh);
+  const WisdomFile file(wisdom_name<E, T>("checked"));
+  ASSERT_EQ(tilekit::save_wisdom(exec, file.path), 1);
+  auto lines = file.lines();
+  ASSERT_EQ(lines.size(), 8u);
+  const std::string head = lines[7].substr(0, lines[7].rfind('\t'));
+  lines[7] = head + "\t4096 4 32 1";  // an edge above the plans' 1024
+  file.write(lines);
+  // Measured here: the file's entry is not taken over it.
+  EXPECT_EQ(tilekit::load_wisdom(exec, file.path).entries, 0);
+  const auto kept = tilekit::tune_transpose(exec, a, at, tilekit::TransposeVariant::tiled);
+  EXPECT_TRUE(kept.from_cache);
+  EXPECT_EQ(tilekit::impl::launch_fields(kept.best), tilekit::impl::launch_fields(t.best));
+  // Taken into an empty wisdom, refused by the plan at first use: measured.
+  tilekit::forget_wisdom();
+  EXPECT_EQ(tilekit::load_wisdom(exec, file.path).entries, 1);
+  Kokkos::deep_copy(at, poison<T>());
+  const auto r = tilekit::tune_transpose(exec, a, at, tilekit::TransposeVariant::tiled);
+  EXPECT_FALSE(r.from_cache);
+  EXPECT_FALSE(r.trials.empty());
+  EXPECT_NE(r.best.tile, 4096);
+  auto hat = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), at);
+  long wrong = 0;
+  for (int i = 0; i < 31; ++i)
+    for (int j = 0; j < 45; ++j) wrong += hat(j, i) != ha(i, j);
+  EXPECT_EQ(wrong, 0);
+  // Saved again: the measured launch, not the refused one.
+  EXPECT_EQ(tilekit::save_wisdom(exec, file.path), 1);
+  EXPECT_EQ(file.lines()[7], head + "\t" +
+                                 tilekit::impl::launch_text(tilekit::impl::launch_fields(r.best)));
+  // A file that cannot be written throws.
+  EXPECT_THROW(tilekit::save_wisdom(exec, "/nonexistent-dir/x.wisdom"), tilekit::invalid_argument);
+  tilekit::forget_wisdom();
+}
+
+TEST(TuneWisdom, TypeNamesDoNotDependOnTheCompiler) {
+  using tilekit::impl::wisdom_type_name;
+  EXPECT_EQ(wisdom_type_name<float>(), "float32");
+  EXPECT_EQ(wisdom_type_name<double>(), "float64");
+  EXPECT_EQ(wisdom_type_name<std::int32_t>(), "int32");
+  EXPECT_EQ(wisdom_type_name<std::uint8_t>(), "uint8");
+  EXPECT_EQ(wisdom_type_name<Kokkos::complex<float>>(), "complex64");
+  EXPECT_EQ(wisdom_type_name<Kokkos::complex<double>>(), "complex128");
+  struct Three {
+    char c[3];
+  };
+  EXPECT_EQ(wisdom_type_name<Three>(), "bytes3");
 }
 
 }  // namespace

@@ -295,7 +295,7 @@ class PermutePlan {
         return;
       const index_t t = config_.tile;
       const impl::TileBox b = impl::choose_box(fused_, std::max<index_t>(1, t / wb.load_div),
-                                               wb.area_tiles * t * t, wb.store_edges * t);
+                                               wb.area_tiles * t * t, wb.store_edges * t, N > 1);
       const impl::Tiling wt = impl::make_tiling(fused_, b, config_.pad);
       const auto& L = wt.layout;
       using F = impl::PermuteTiled<ExecSpace, T, K, N, impl::StoreMove<T>, impl::BoxKind::tables>;
@@ -393,7 +393,8 @@ class PermutePlan {
       const int rows = impl::tile_rows(impl::host_tile_rows<ExecSpace, T>(config_), tile);
       const index_t area = static_cast<index_t>(tile) * tile;
       box = rows < tile ? impl::choose_box(fused_, area / rows, area, rows)
-                        : impl::choose_box(fused_, impl::tiled_run_target(fused_, tile), area);
+                        : impl::choose_box(fused_, impl::tiled_run_target(fused_, tile), area,
+                                           0, F::scratch_tables);
       tiling = impl::make_tiling(fused_, box, config_.pad, 0,
                                  host_path && impl::transposed_scratch(box));
       if (opts_.tile > 0 || tile == 1) break;

@@ -107,15 +107,20 @@ struct TileBox {
 
 /// Grows the load and store runs in turns up to `run` elements each (a
 /// dimension joined partially ends a run: it must be the run's last), grows a
-/// partial dimension that ends both runs towards `tile`, then adds whole
-/// dimensions, or one partial one (the one that tiles most evenly) when the
-/// row sets allow it, until the box holds about `tile` elements. A run's elements are
+/// partial dimension that ends both runs towards `tile` (with `team_tables`,
+/// unless rows of a further dimension fill the box better: below), then adds
+/// whole dimensions, or one partial one (the one that tiles most evenly) when
+/// the row sets allow it, until the box holds about `tile` elements. A run's elements are
 /// consecutive in memory: a dimension joins a run only when its stride is the
 /// extent times the stride of the run's last (whole) dimension, which views
 /// with gaps (strided_shape) may break; the shape must be unit_inner.
 /// `run_s` > 0 gives the store run its own target (hosts: long load runs, as
 /// the out-of-place transpose's tiles of transpose_tile_rows rows).
-inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile, index_t run_s = 0) {
+/// `team_tables`: the kernel's teams copy a box's tables into their scratch
+/// (staged teams, PermuteTiled::scratch_tables); one-thread teams read them
+/// where they are.
+inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile, index_t run_s = 0,
+                          bool team_tables = false) {
   const index_t run_l = run;
   if (run_s <= 0) run_s = run;
   TileBox b;
@@ -149,11 +154,26 @@ inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile, inde
   // A dimension cut short in both runs ends both: growing it lengthens both
   // runs at once, up to a box of about `tile` elements. Small extents on both
   // sides of a long one give such boxes ((3, 2^24, 5) reversed: runs of 5 x 6
-  // and 3 x 6 elements, a box of 90, far too small to keep the memory busy;
-  // grown, 5 x 68 and 3 x 68 in a box of 1020).
+  // and 3 x 6 elements against 32, a box of 90, far too small to keep the
+  // memory busy; grown, 5 x 68 and 3 x 68 in a box of 1020), and so do 2-D
+  // transpositions with a short side ((3, n) [1, 0]: 3 x 64, grown 3 x 1365).
+  // But where teams copy the tables (team_tables), both runs reached their
+  // targets and the store run spans several dimensions, it does not grow into
+  // the room that rows of a dimension outside the runs would fill (two rows
+  // or more; below): such a store run's scratch positions come from a table,
+  // an 8-byte entry per element of the run, which a staged team copies into
+  // its scratch before its tiles (on Cuda, one tile a team). Grown to the
+  // whole box, the run copies an entry per element it moves; rows of another
+  // dimension share the entries instead ((1024, 32, 32, 256) [1, 0, 3, 2]:
+  // two store rows of 32 x 64 elements, not one of 32 x 128).
   if (const int d = b.load_run.back(); partial(d) && in(b.store_run, d)) {
     const index_t others = b.volume() / b.chunk[d];
-    b.chunk[d] = std::clamp(tile / others, b.chunk[d], f.n[d]);
+    const index_t grown = std::clamp(tile / others, b.chunk[d], f.n[d]);
+    bool outside = false;  // a dimension outside the runs
+    for (int e = 0; e < r; ++e) outside = outside || b.chunk[e] == 0;
+    const bool takes_rows = outside && tile / b.volume() >= 2 && tile / (others * grown) < 2;
+    if (!(team_tables && vol_l >= run_l && vol_s >= run_s && b.store_run.size() > 1 && takes_rows))
+      b.chunk[d] = grown;
   }
   bool rows_partial = (partial(b.store_run.back()) && !in(b.load_run, b.store_run.back())) ||
                       (partial(b.load_run.back()) && !in(b.store_run, b.load_run.back()));
