@@ -180,7 +180,7 @@ CmmPlan(const E&, const A&, const B&, const C&, CmmVariant, CmmOptions)
 
 }  // namespace tilekit
 
-// The library's compiled plans (impl/common/eti.hpp; defined in src/eti): the
+// The library's compiled plans (impl/common/eti.hpp; cmake/TilekitETI.cmake): the
 // pairs of float and double (TILEKIT_ETI_PAIRS_CMM).
 #define TILEKIT_ETI_CMM_PLAN(E, T) extern template class tilekit::CmmPlan<E, T>;
 TILEKIT_ETI_FOR_EACH_CMM_PAIR(TILEKIT_ETI_CMM_PLAN)

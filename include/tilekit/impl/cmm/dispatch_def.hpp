@@ -1,7 +1,7 @@
 #pragma once
 // The definitions of the checkered matrix multiplication plan's launching
 // members (tilekit::CmmPlan, declared in dispatch.hpp): the library's compiled
-// instances (src/eti) and programs using a plan the library does not hold
+// instances (cmake/TilekitETI.cmake) and programs using a plan the library does not hold
 // include them (impl/common/eti.hpp).
 #include <tilekit/impl/cmm/dispatch.hpp>
 

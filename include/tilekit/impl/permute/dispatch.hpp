@@ -409,7 +409,7 @@ PermutePlan(const E&, const I&, const O&, const std::vector<int>&, conjugate_t, 
 
 }  // namespace tilekit
 
-// The library's compiled plans (impl/common/eti.hpp; defined in src/eti):
+// The library's compiled plans (impl/common/eti.hpp; cmake/TilekitETI.cmake):
 // the pure moves of every pair, the conjugating plans of complex types, and
 // the converting plans of TILEKIT_ETI_CONVERSIONS.
 #define TILEKIT_ETI_PERMUTE_PLAN(E, T) extern template class tilekit::PermutePlan<E, T, T, false>;

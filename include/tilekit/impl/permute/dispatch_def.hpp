@@ -1,7 +1,7 @@
 #pragma once
 // The definitions of the permute plan's members that plan and launch its
 // kernels (tilekit::PermutePlan, declared in dispatch.hpp): included by the
-// library's compiled instances (src/eti) and, through the public headers, by
+// library's compiled instances (cmake/TilekitETI.cmake) and, through the public headers, by
 // programs that use a plan the library does not hold (impl/common/eti.hpp).
 #include <tilekit/impl/permute/dispatch.hpp>
 #include <tilekit/impl/permute/matrix_def.hpp>

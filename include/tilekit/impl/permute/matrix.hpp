@@ -132,7 +132,7 @@ class MatrixTranspose {
 
 }  // namespace tilekit::impl
 
-// The library's compiled pairs (impl/common/eti.hpp; defined in src/eti).
+// The library's compiled pairs (impl/common/eti.hpp; cmake/TilekitETI.cmake).
 #define TILEKIT_ETI_MATRIX_TRANSPOSE(E, T) \
   extern template class tilekit::impl::MatrixTranspose<E, T>;
 TILEKIT_ETI_FOR_EACH_PAIR(TILEKIT_ETI_MATRIX_TRANSPOSE)

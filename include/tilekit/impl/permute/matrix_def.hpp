@@ -1,7 +1,7 @@
 #pragma once
 // The definitions of the 2-D transposition engine's members that launch
 // kernels (impl::MatrixTranspose, declared in matrix.hpp): included by the
-// library's compiled instances (src/eti) and, through the public headers, by
+// library's compiled instances (cmake/TilekitETI.cmake) and, through the public headers, by
 // programs that use a (space, type) the library does not hold. A compiled
 // pair is declared `extern template` in matrix.hpp, so these bodies are not
 // instantiated again where they are included (docs/building.md: ETI).

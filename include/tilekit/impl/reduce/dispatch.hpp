@@ -433,7 +433,7 @@ ReducePlan(const E&, const V&, Op, ReduceOptions)
 
 }  // namespace tilekit
 
-// The library's compiled plans (impl/common/eti.hpp; defined in src/eti): the
+// The library's compiled plans (impl/common/eti.hpp; cmake/TilekitETI.cmake): the
 // production operations of every real pair; CompensatedSum of the floating
 // ones.
 #define TILEKIT_ETI_REDUCE_PLAN(E, T, Op) \

@@ -1,7 +1,7 @@
 #pragma once
 // The definitions of the production reduce plan's members that size and
 // launch its kernels (tilekit::ReducePlan, declared in dispatch.hpp): the
-// library's compiled instances (src/eti) and programs using a plan the
+// library's compiled instances (cmake/TilekitETI.cmake) and programs using a plan the
 // library does not hold include them (impl/common/eti.hpp).
 #include <tilekit/impl/reduce/dispatch.hpp>
 

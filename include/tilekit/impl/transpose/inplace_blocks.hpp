@@ -107,7 +107,7 @@ class RectBlockedTranspose {
 
 }  // namespace tilekit::impl
 
-// The library's compiled pairs (impl/common/eti.hpp; defined in src/eti).
+// The library's compiled pairs (impl/common/eti.hpp; cmake/TilekitETI.cmake).
 #define TILEKIT_ETI_INPLACE_BLOCKS(E, T)                                                       \
   extern template void tilekit::impl::launch_inplace_blocked<E, T>(                           \
       const std::string&, const E&, const tilekit::backends::TileConfig&, T*,                 \

@@ -1,7 +1,7 @@
 #pragma once
 // The definitions of the blocked in-place transposes' launching code
 // (launch_inplace_blocked, impl::RectBlockedTranspose; declared in
-// inplace_blocks.hpp): the library's compiled instances (src/eti) and programs
+// inplace_blocks.hpp): the library's compiled instances (cmake/TilekitETI.cmake) and programs
 // using another (space, type) include them (impl/common/eti.hpp).
 #include <tilekit/impl/transpose/inplace_blocks.hpp>
 #include <tilekit/impl/transpose/inplace_kernels.hpp>

@@ -81,7 +81,7 @@ class RectInplaceTranspose {
 
 }  // namespace tilekit::impl
 
-// The library's compiled pairs (impl/common/eti.hpp; defined in src/eti).
+// The library's compiled pairs (impl/common/eti.hpp; cmake/TilekitETI.cmake).
 #define TILEKIT_ETI_RECT_INPLACE(E, T) \
   extern template class tilekit::impl::RectInplaceTranspose<E, T>;
 TILEKIT_ETI_FOR_EACH_PAIR(TILEKIT_ETI_RECT_INPLACE)

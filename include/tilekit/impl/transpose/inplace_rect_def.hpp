@@ -1,7 +1,7 @@
 #pragma once
 // The definitions of the in-place rectangular transpose's members that plan
 // and launch its steps (impl::RectInplaceTranspose, declared in
-// inplace_rect.hpp): the library's compiled instances (src/eti) and programs
+// inplace_rect.hpp): the library's compiled instances (cmake/TilekitETI.cmake) and programs
 // using another (space, type) include them (impl/common/eti.hpp).
 #include <tilekit/impl/transpose/inplace_rect.hpp>
 
