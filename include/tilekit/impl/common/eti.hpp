@@ -1,14 +1,15 @@
 #pragma once
 // Explicit template instantiation (ETI, as kokkos-kernels'): the compiled
 // library holds every family's kernels for the (execution space, element
-// type) pairs it was built with (CMake: TILEKIT_ETI, TILEKIT_ETI_TYPES; the
-// spaces of TILEKIT_SPACES), recorded in the installed config.hpp as
-// TILEKIT_ETI_PAIRS. Each class or function template that launches kernels is
-// declared in a light header, its launching members defined out of line in a
-// *_def.hpp header, and declared here `extern template` for the compiled
-// pairs: a program's call of a compiled pair instantiates none of them and
-// links the library's; any other pair instantiates from the *_def.hpp headers,
-// which the public headers include (docs/building.md: "Compiled kernels").
+// type) pairs it was built with (CMake: TILEKIT_ETI, TILEKIT_ETI_TYPES,
+// TILEKIT_ETI_CONVERSIONS; the spaces of TILEKIT_SPACES), listed in the
+// installed config.hpp (TILEKIT_ETI_PAIRS_*). Each class or function template
+// that launches kernels keeps its class in a light header and defines its
+// launching members out of line in a *_def.hpp beside it; the light header
+// ends with its `extern template` declarations over the lists below, so a
+// program's call of a compiled pair instantiates none of them and links the
+// library's. Any other pair instantiates from the *_def.hpp headers, which the
+// public headers include (docs/building.md: "Compiled kernels").
 //
 // The extern declarations must not cover inline members: GCC instantiates
 // an inline member of an `extern template` class where it inlines it, so a
