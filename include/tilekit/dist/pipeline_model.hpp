@@ -72,12 +72,10 @@ struct LinkModel {
   double chunk_us = 0;   ///< device spaces: fixed cost of each chunk after the first, microseconds
 };
 
-/// The defaults of a link: NVLink 4 as measured (NCCL's all-to-all on two and
-/// four H200s: 333 and 348 GB/s per GPU each way), a 400 Gb/s NIC per device
-/// at 90% (45 GB/s), the staged MPI path as measured on one H200 (2.4 GB/s);
-/// the H200's deep_copy rate (4162 GB/s) where the plan cannot read the
-/// device's; the permute's and the rows copy's 85% of it; 250 us a chunk, the
-/// fit of the chunk sweeps on two and four H200s (--chunks 1 to 16).
+/// The defaults of a link, where the caller gives none: measured figures of
+/// the machines tilekit was run on (NCCL's all-to-all over NVLink, the staged
+/// MPI path, the chunk sweeps), a 400 Gb/s NIC per device for `network`;
+/// docs/distributed.md's table gives each figure and its source.
 inline LinkModel link_defaults(LinkModel m, Link seen) {
   if (m.link == Link::automatic) m.link = seen;
   double alpha = 10, beta = 340;
@@ -150,6 +148,10 @@ inline int choose_chunks(const PipelineWork& w, const LinkModel& m, long most) {
   }
   return best;
 }
+
+/// The device's copy rate (deep_copy, bytes read + written) as a share of its
+/// theoretical memory bandwidth, where the caller gives no copy_gbps.
+inline constexpr double copy_of_peak = 0.867;
 
 /// The most chunks the model considers (beyond, the per-chunk latencies and
 /// launches dominate on every link it knows).
