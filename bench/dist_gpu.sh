@@ -22,18 +22,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-/tmp/build-dist}
-OUT=${OUT:-$PWD/out}
-KOKKOS=${KOKKOS:-$PWD/.deps/kokkos-cuda}
-MACHINE=${MACHINE:-h200}
-LIMIT=${LIMIT:-540}
+. bench/gpu_stage.sh  # OUT, KOKKOS, MACHINE, LIMIT defaults; limited, configure_cuda
 export REPS=${REPS:-10}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NCCL_NVLS_ENABLE=0 OMP_PROC_BIND=false OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
-mkdir -p "$OUT"
 stage=${1:-}
 shift || true
 
-. "$(dirname "$0")/gpu_stage.sh"  # limited, configure_cuda
 
 case $stage in
   build)

@@ -21,19 +21,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-/tmp/build-gpu59}
-OUT=${OUT:-$PWD/out}
-KOKKOS=${KOKKOS:-$PWD/.deps/kokkos-cuda}
-MACHINE=${MACHINE:-h200}
+. bench/gpu_stage.sh  # OUT, KOKKOS, MACHINE, LIMIT defaults; limited, configure_cuda
 TOOL=${TOOL:-$BUILD/bin/tilekit}
 TESTS=${TESTS:-}
-LIMIT=${LIMIT:-540}
 PYTHON=${PYTHON:-python3}
 export REPS=${REPS:-20} FAMILIES=${FAMILIES:-transpose permute reduce} PYTHON
 export OMP_PROC_BIND=false OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
-mkdir -p "$OUT"
 stage=${1:-}
 
-. "$(dirname "$0")/gpu_stage.sh"  # limited, configure_cuda
 
 # The newest committed awkward result of each family run here, of this machine.
 committed() {

@@ -1,5 +1,10 @@
 # Shared by the GPU machine's stage scripts (bench/gpu_check.sh, bench/dist_gpu.sh):
-# sourced, not run. Needs OUT, LIMIT, BUILD and KOKKOS set by the script.
+# sourced from the repository root, not run, after the script sets BUILD.
+OUT=${OUT:-$PWD/out}                       # logs and results
+KOKKOS=${KOKKOS:-$PWD/.deps/kokkos-cuda}   # a CUDA Kokkos install
+MACHINE=${MACHINE:-h200}                   # the results store's folder
+LIMIT=${LIMIT:-540}                        # seconds a stage may take
+mkdir -p "$OUT"
 
 # Runs a command for at most the time left of LIMIT (counted from when this file
 # was sourced), its output into OUT/<log>; returns its status (124: stopped at
