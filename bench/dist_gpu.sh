@@ -22,47 +22,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-/tmp/build-dist}
-OUT=${OUT:-$PWD/out}
-KOKKOS=${KOKKOS:-$PWD/.deps/kokkos-cuda}
-MACHINE=${MACHINE:-h200}
-LIMIT=${LIMIT:-540}
+. bench/gpu_stage.sh  # OUT, KOKKOS, MACHINE, LIMIT defaults; limited, configure_cuda
 export REPS=${REPS:-10}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export NCCL_NVLS_ENABLE=0 OMP_PROC_BIND=false OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
-mkdir -p "$OUT"
 stage=${1:-}
 shift || true
 
-# Runs a command for at most the time left of LIMIT, its output into OUT/<log>.
-started=$(date +%s)
-limited() {
-  local log=$1
-  shift
-  local left=$((LIMIT - ($(date +%s) - started)))
-  [ $left -gt 10 ] || { echo "no time left for $log" | tee -a "$OUT/$log"; return 124; }
-  local rc=0
-  timeout "$left" "$@" > >(tee -a "$OUT/$log") 2>&1 || rc=$?
-  [ $rc = 124 ] && echo "stopped at ${LIMIT}s: $log" | tee -a "$OUT/$log"
-  return $rc
-}
 
 case $stage in
   build)
-    # The tool's results name the commit measured: from git, or TILEKIT_COMMIT
-    # where the tree has no .git (a copy of a working tree).
-    if [ -z "${TILEKIT_COMMIT:-}" ] && git rev-parse HEAD >/dev/null 2>&1; then
-      export TILEKIT_COMMIT=$(git rev-parse --short=12 HEAD)
-    fi
-    [ -n "${TILEKIT_COMMIT:-}" ] || echo "warning: no git and no TILEKIT_COMMIT: results say 'unknown'"
-    if [ ! -f "$BUILD/build.ninja" ]; then
-      nvcc=/usr/local/cuda/bin/nvcc
-      cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$KOKKOS" \
-        ${CUDA_COMPILER:+-DCMAKE_CUDA_COMPILER=$CUDA_COMPILER} \
-        $( [ -x $nvcc ] && [ -z "${CUDA_COMPILER:-}" ] && echo "-DCMAKE_CUDA_COMPILER=$nvcc" ) \
-        -DCMAKE_CUDA_ARCHITECTURES=90 -DTILEKIT_SPACES="OpenMP;Cuda" \
-        -DTILEKIT_ENABLE_MPI=ON -DTILEKIT_ENABLE_NCCL=ON -DTILEKIT_DIST_TEST_ENGINE=mpi \
-        -DTILEKIT_ENABLE_BENCHMARKS=OFF 2>&1 | tee "$OUT/configure.log"
-    fi
+    configure_cuda -DTILEKIT_ENABLE_MPI=ON -DTILEKIT_ENABLE_NCCL=ON -DTILEKIT_DIST_TEST_ENGINE=mpi
     # Stopped at the limit (124): run this stage again, ninja goes on.
     limited build.log cmake --build "$BUILD" --target test_dist tilekit_tool -j "$(nproc)"
     ;;

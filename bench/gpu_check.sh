@@ -21,31 +21,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-/tmp/build-gpu59}
-OUT=${OUT:-$PWD/out}
-KOKKOS=${KOKKOS:-$PWD/.deps/kokkos-cuda}
-MACHINE=${MACHINE:-h200}
+. bench/gpu_stage.sh  # OUT, KOKKOS, MACHINE, LIMIT defaults; limited, configure_cuda
 TOOL=${TOOL:-$BUILD/bin/tilekit}
 TESTS=${TESTS:-}
-LIMIT=${LIMIT:-540}
 PYTHON=${PYTHON:-python3}
 export REPS=${REPS:-20} FAMILIES=${FAMILIES:-transpose permute reduce} PYTHON
 export OMP_PROC_BIND=false OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
-mkdir -p "$OUT"
 stage=${1:-}
 
-# Runs a command for at most the time left of LIMIT, its output into OUT/<log>;
-# returns its status (124: stopped at the limit).
-started=$(date +%s)
-limited() {
-  local log=$1
-  shift
-  local left=$((LIMIT - ($(date +%s) - started)))
-  [ $left -gt 10 ] || { echo "no time left for $log" | tee -a "$OUT/$log"; return 124; }
-  local rc=0
-  timeout "$left" "$@" > >(tee -a "$OUT/$log") 2>&1 || rc=$?
-  [ $rc = 124 ] && echo "stopped at ${LIMIT}s: $log" | tee -a "$OUT/$log"
-  return $rc
-}
 
 # The newest committed awkward result of each family run here, of this machine.
 committed() {
@@ -63,17 +46,7 @@ AB_CASES=("32,32,32,32,256 2,0,1,4,3" "32,32,32,32,256 0,1,2,4,3" "24,40,43,5,57
 
 case $stage in
   build)
-    if [ -z "${TILEKIT_COMMIT:-}" ] && git rev-parse HEAD >/dev/null 2>&1; then
-      export TILEKIT_COMMIT=$(git rev-parse --short=12 HEAD)
-    fi
-    [ -n "${TILEKIT_COMMIT:-}" ] || echo "warning: no git and no TILEKIT_COMMIT: results say 'unknown'"
-    if [ ! -f "$BUILD/build.ninja" ]; then
-      nvcc=/usr/local/cuda/bin/nvcc
-      cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$KOKKOS" \
-        $( [ -x $nvcc ] && echo "-DCMAKE_CUDA_COMPILER=$nvcc" ) \
-        -DCMAKE_CUDA_ARCHITECTURES=90 -DTILEKIT_SPACES="OpenMP;Cuda" \
-        -DTILEKIT_ENABLE_BENCHMARKS=OFF 2>&1 | tee "$OUT/configure.log"
-    fi
+    configure_cuda
     # Stopped at the limit (124): run this stage again, ninja goes on.
     limited build.log cmake --build "$BUILD" --target tilekit_tool $TESTS -j "$(nproc)"
     ;;

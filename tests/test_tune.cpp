@@ -23,6 +23,14 @@ using namespace tilekit::test;
 
 TILEKIT_TYPED_TEST_SUITE(Tune, tilekit::support::MoveTypes);
 
+/// Settings that measure every candidate once and ignore the wisdom.
+tilekit::TuneSettings measured_once() {
+  tilekit::TuneSettings s;
+  s.use_cache = false;
+  s.reps = 1;
+  return s;
+}
+
 template <class Result>
 void expect_fastest_of_trials(const Result& r) {
   ASSERT_FALSE(r.from_cache);
@@ -51,9 +59,7 @@ void check_transpose(int rows, int cols, tilekit::TransposeVariant v) {
   };
   Exec exec;
   Kokkos::deep_copy(out, poison<T>());
-  tilekit::TuneSettings fresh;
-  fresh.use_cache = false;
-  fresh.reps = 1;
+  const tilekit::TuneSettings fresh = measured_once();
   const auto r = tilekit::tune_transpose(exec, in, out, v, {}, fresh);
   exec.fence();
   check("tuned");
@@ -103,9 +109,7 @@ void check_permute(std::array<int, 4> ext, std::vector<int> perm) {
   Kokkos::deep_copy(in, hin);
   Kokkos::deep_copy(out, poison<T>());
   Exec exec;
-  tilekit::TuneSettings fresh;
-  fresh.use_cache = false;
-  fresh.reps = 1;
+  const tilekit::TuneSettings fresh = measured_once();
   const auto r = tilekit::tune_permute(exec, in, out, perm, {}, fresh);
   exec.fence();
   expect_fastest_of_trials(r);
@@ -218,9 +222,7 @@ TYPED_TEST(Tune, WisdomSavedAndLoadedGivesTheSameChoices) {
   Kokkos::deep_copy(b, hb);
   E exec;
   tilekit::forget_wisdom();
-  tilekit::TuneSettings fresh;
-  fresh.use_cache = false;
-  fresh.reps = 1;
+  const tilekit::TuneSettings fresh = measured_once();
   const auto t = tilekit::tune_transpose(exec, a, at, tilekit::TransposeVariant::tiled, {}, fresh);
   const auto p = tilekit::tune_permute(exec, b, bt, perm, {}, fresh);
   ASSERT_FALSE(t.from_cache);
@@ -292,9 +294,7 @@ TYPED_TEST(Tune, WisdomOfAnotherDeviceOrVersionIsIgnored) {
   M a("a", 29, 41), at("at", 41, 29);
   E exec;
   tilekit::forget_wisdom();
-  tilekit::TuneSettings fresh;
-  fresh.use_cache = false;
-  fresh.reps = 1;
+  const tilekit::TuneSettings fresh = measured_once();
   tilekit::tune_transpose(exec, a, at, tilekit::TransposeVariant::tiled_padded, {}, fresh);
   const WisdomFile file(wisdom_name<E, T>("ignored"));
   ASSERT_EQ(tilekit::save_wisdom(exec, file.path), 1);
@@ -348,9 +348,7 @@ TYPED_TEST(Tune, WisdomEntriesAreCheckedAndDoNotReplaceMeasurements) {
   const auto ha = fill_matrix(a);
   E exec;
   tilekit::forget_wisdom();
-  tilekit::TuneSettings fresh;
-  fresh.use_cache = false;
-  fresh.reps = 1;
+  const tilekit::TuneSettings fresh = measured_once();
   const auto t = tilekit::tune_transpose(exec, a, at, tilekit::TransposeVariant::tiled, {}, fresh);
   const WisdomFile file(wisdom_name<E, T>("checked"));
   ASSERT_EQ(tilekit::save_wisdom(exec, file.path), 1);

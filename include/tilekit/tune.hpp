@@ -12,7 +12,7 @@
 // load_wisdom keep it across processes (as FFTW's wisdom), for one device.
 //
 //   auto t = tilekit::tune_transpose(exec, in, out);   // out = in^T, tried k ways
-//   tilekit::TransposePlan plan(exec, in, out, t.variant, t.best);
+//   tilekit::TransposePlan plan(exec, in, out, tilekit::TransposeVariant::tiled_padded, t.best);
 //
 //   auto p = tilekit::tune_permute(exec, in, out, {2, 0, 1});
 //   tilekit::PermutePlan plan(exec, in, out, {2, 0, 1}, tilekit::PermuteVariant::fused, p.best);

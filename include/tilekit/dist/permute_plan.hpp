@@ -213,11 +213,11 @@ class PermutePlan {
     }
     double copy = engine.link.copy_gbps;
     if constexpr (!host_space) {
-      // The device's copy rate: the H200's deep_copy reaches 4162 of its
-      // 4800 GB/s (bench/results/h200/2026-11-21-6973fe1-permute-3d-variants.json).
-      // Kokkos runs a process on one device, so it is read once.
+      // The device's copy rate, a fixed share of its theoretical bandwidth
+      // (copy_of_peak; docs/distributed.md). Kokkos runs a process on one
+      // device, so it is read once.
       static const double peak = tilekit::hardware_info(lanes_.pack).peak_gbps;
-      if (copy <= 0) copy = 0.867 * peak;
+      if (copy <= 0) copy = copy_of_peak * peak;
     }
     double v[7] = {bytes(one.packed) * 1.0,
                    bytes(one.unpacked) * 1.0,

@@ -23,7 +23,14 @@
 // (the message on each side and the engine's staging buffers), so they run
 // slower by f = 1 / (1 - 4 beta / c):
 //
-//   T(C) = p + max(x, f o) + u + (C - 1) max(x, f (p + o + u))
+//   T(C) = p + max(x, f o) + u + (C - 1) max(x, f (p + o + u)) + (C - 1) k
+//
+// where k is a fixed cost of each chunk after the first on a device (the
+// device's local passes and the exchange's kernels do not overlap as well as
+// the three-stage pipeline assumes: Kokkos launches functors of more than
+// 512 bytes through constant memory, and each such launch waits on the host
+// for the previous one; NCCL's kernels share the SMs with the local passes).
+// k is measured, not derived: docs/distributed.md has the runs it comes from.
 //
 // The plan takes the C from 1 up to the largest chunk-dimension extent (at
 // most max_chunks) that minimises T, taking a larger C only where it gains at
@@ -62,13 +69,13 @@ struct LinkModel {
   double copy_gbps = 0;  ///< device copy rate, bytes read + written per second, GB/s
   double local_eff = 0;  ///< the local passes' rate as a fraction of copy_gbps
   double launch_us = 0;  ///< cost of one more kernel launch, microseconds
+  double chunk_us = 0;   ///< device spaces: fixed cost of each chunk after the first, microseconds
 };
 
-/// The defaults of a link: NVLink 4 as measured (NCCL's all-to-all on two and
-/// four H200s: 333 and 348 GB/s per GPU each way), a 400 Gb/s NIC per device
-/// at 90% (45 GB/s), the staged MPI path as measured on one H200 (2.4 GB/s);
-/// the H200's deep_copy rate (4162 GB/s) where the plan cannot read the
-/// device's; the permute's and the rows copy's 85% of it.
+/// The defaults of a link, where the caller gives none: measured figures of
+/// the machines tilekit was run on (NCCL's all-to-all over NVLink, the staged
+/// MPI path, the chunk sweeps), a 400 Gb/s NIC per device for `network`;
+/// docs/distributed.md's table gives each figure and its source.
 inline LinkModel link_defaults(LinkModel m, Link seen) {
   if (m.link == Link::automatic) m.link = seen;
   double alpha = 10, beta = 340;
@@ -84,6 +91,7 @@ inline LinkModel link_defaults(LinkModel m, Link seen) {
   if (m.copy_gbps <= 0) m.copy_gbps = 4162;
   if (m.local_eff <= 0) m.local_eff = 0.85;
   if (m.launch_us <= 0) m.launch_us = 4;
+  if (m.chunk_us <= 0) m.chunk_us = 250;
   return m;
 }
 
@@ -121,8 +129,9 @@ inline PipelineEstimate estimate(const PipelineWork& w, const LinkModel& m, int 
   if (m.link == Link::host) {
     t = C * (p + o + x + u);
   } else {
-    const double f = 1 / (1 - std::min(0.5, 4 * m.beta_gbps / m.copy_gbps));
-    t = p + std::max(x, f * o) + u + (C - 1) * std::max(x, f * (p + o + u));
+    // Without an exchange nothing shares the device's memory with the local passes.
+    const double f = w.sent > 0 ? 1 / (1 - std::min(0.5, 4 * m.beta_gbps / m.copy_gbps)) : 1;
+    t = p + std::max(x, f * o) + u + (C - 1) * (std::max(x, f * (p + o + u)) + m.chunk_us * 1e-6);
   }
   e.total_ms = t * 1e3;
   return e;
@@ -139,6 +148,10 @@ inline int choose_chunks(const PipelineWork& w, const LinkModel& m, long most) {
   }
   return best;
 }
+
+/// The device's copy rate (deep_copy, bytes read + written) as a share of its
+/// theoretical memory bandwidth, where the caller gives no copy_gbps.
+inline constexpr double copy_of_peak = 0.867;
 
 /// The most chunks the model considers (beyond, the per-chunk latencies and
 /// launches dominate on every link it knows).
