@@ -53,6 +53,12 @@ std::string type_name() {
   else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
   else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
   else if constexpr (std::is_same_v<T, std::int16_t>) return "int16";
+  else if constexpr (std::is_same_v<T, std::int8_t>) return "int8";
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return "uint8";
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return "uint16";
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return "uint32";
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return "uint64";
+  else if constexpr (std::is_same_v<T, bool>) return "bool";
   else if constexpr (std::is_same_v<T, H>) return "half";
   else if constexpr (std::is_same_v<T, B>) return "bhalf";
   else if constexpr (std::is_same_v<T, Kokkos::complex<float>>) return "cfloat";
