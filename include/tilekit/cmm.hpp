@@ -22,6 +22,8 @@
 // Threads: a plan holds nothing execute() writes, so host threads may share one
 // (docs/reliability.md).
 #include <tilekit/impl/cmm/dispatch.hpp>
+// The launching code, for the plans the library does not hold (impl/common/eti.hpp).
+#include <tilekit/impl/cmm/definitions.hpp>
 
 namespace tilekit {
 

@@ -38,6 +38,8 @@
 // views; plans on different execution space instances run concurrently
 // (docs/reliability.md).
 #include <tilekit/impl/permute/dispatch.hpp>
+// The launching code, for the plans the library does not hold (impl/common/eti.hpp).
+#include <tilekit/impl/permute/definitions.hpp>
 
 namespace tilekit {
 

@@ -27,6 +27,8 @@
 // (Seed 004's ladder, six refinement steps of a parallel sum, is
 // tilekit::study::ReduceStepPlan: <tilekit/study.hpp>.)
 #include <tilekit/impl/reduce/dispatch.hpp>
+// The launching code, for the plans the library does not hold (impl/common/eti.hpp).
+#include <tilekit/impl/reduce/definitions.hpp>
 
 #include <string>
 

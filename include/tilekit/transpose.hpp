@@ -22,6 +22,8 @@
 // one (each on its own views); plans on different execution space instances
 // run concurrently (docs/reliability.md).
 #include <tilekit/impl/transpose/dispatch.hpp>
+// The launching code, for the pairs the library does not hold (impl/common/eti.hpp).
+#include <tilekit/impl/transpose/definitions.hpp>
 #include <tilekit/permute.hpp>
 
 namespace tilekit {

@@ -128,6 +128,9 @@ PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext,
 
 /// --sub: copies the contiguous input a into the window of the parent p, so
 /// that window element idx holds what a holds at idx (the check is unchanged).
+/// The copy is the library's compiled permute by the identity, not
+/// Kokkos::deep_copy, which would instantiate copy kernels here for every
+/// rank, layout and type of the tool (most of this file's build time).
 template <class Exec, class T, int R, class Layout>
 void fill_window(const Exec& exec, const T* a, T* p, const std::vector<index_t>& ext,
                  const SubWindow& sub) {
@@ -139,7 +142,12 @@ void fill_window(const Exec& exec, const T* a, T* p, const std::vector<index_t>&
     l.dimension[d] = static_cast<std::size_t>(ext[d]);
     l.stride[d] = static_cast<std::size_t>(sub.strides[d]);
   }
-  Kokkos::deep_copy(exec, W(p, l), make_view<V>(a, ext, std::make_index_sequence<R>{}));
+  std::vector<int> identity(R);
+  std::iota(identity.begin(), identity.end(), 0);
+  PermuteOptions o;
+  o.label = "tilekit::tool::fill_window";
+  permute(exec, make_view<V>(a, ext, std::make_index_sequence<R>{}), W(p, l), identity,
+          T(1), T(0), PermuteVariant::fused, o);
 }
 
 }  // namespace

@@ -4,8 +4,9 @@
 // partial per team and the last-team ticket), and launches one kernel.
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/errors.hpp>
-#include <tilekit/impl/reduce/kernels.hpp>
-#include <tilekit/impl/reduce/strided_kernels.hpp>
+#include <tilekit/impl/common/eti.hpp>
+#include <tilekit/impl/reduce/kernels.hpp>          // the kernels' types and constants
+#include <tilekit/impl/reduce/strided_kernels.hpp>  // the plan names
 #include <tilekit/impl/common/exclusive_use.hpp>
 #include <tilekit/impl/common/launch.hpp>
 #include <tilekit/impl/common/shape.hpp>  // strided_shape, fuse (runs_of)
@@ -188,52 +189,7 @@ class ReducePlan {
       : exec_(exec), opts_(std::move(opts)), n_(static_cast<index_t>(v.size())) {
     plan_layout(v);
     check(v);
-    config_ = impl::resolve_reduce<ExecSpace>(where(), opts_);
-    threads_ = config_.team_rows * config_.vector;
-    groups_ = Kernel::groups_for(threads_);
-    // Throws for a shape the space cannot launch (before anything queries it);
-    // execute() skips the check.
-    impl::team_policy(where(), exec_, Kernel{}, 1, impl::team_shape(config_),
-                      Kernel::scratch_bytes(threads_, groups_));
-    if constexpr (detail::is_stride_v<View>)
-      if (strided_)
-        impl::team_policy(where(), exec_, StridedKernel{}, 1, impl::team_shape(config_),
-                          Kernel::scratch_bytes(threads_, groups_));
-    cap_ = impl::league_cap(exec_, config_, opts_.teams, config_.league_pct);
-    if (opts_.split == ReduceSplit::interleaved && Kernel::Locate > 0)
-      detail::fail(where(), "MinLoc and MaxLoc on this space take contiguous shares "
-                            "(locate_rows), not an interleaved split");
-    // The backend's split, but MinLoc/MaxLoc take contiguous shares unless
-    // asked (interleaved, their doubles ran slower; floats the same).
-    interleave_ = opts_.split == ReduceSplit::backend
-                      ? config_.interleave && !Kernel::indexed
-                      : opts_.split == ReduceSplit::interleaved;
-    if constexpr (defaults.fit_league)
-      if (opts_.teams == 0) {
-        // The teams of the kernel this plan launches that fit at once (the
-        // strided kernel's registers are its own: a cap of the contiguous
-        // kernel's teams would run it in uneven waves).
-        index_t fit = 0;
-        if constexpr (detail::is_stride_v<View>)
-          if (strided_) fit = resident_teams(StridedKernel{});
-        cap_ = std::min(cap_, fit > 0 ? fit : resident_teams(Kernel{}));
-      }
-    most_ = cap_;
-    if (opts_.teams == 0 && config_.team_rounds > 0 && config_.league_waves > 1 &&
-        Kernel::Ahead && interleave_ && !strided_)
-      most_ = cap_ * config_.league_waves;
-    if (most_ > std::numeric_limits<int>::max())
-      detail::fail(where(), "teams " + std::to_string(most_) + " exceed 2^31 - 1");
-    league_ = league_for(strided_ ? StridedKernel::rows_of(n_, threads_)
-                                  : Kernel::rows_of(n_, 0, threads_));
-    label_ = opts_.label + "_" + std::string(op_name<Op>());
-    const std::string& l = label_;
-    partial_ = Kokkos::View<typename Kernel::acc_type*, Mem>(
-        Kokkos::view_alloc(exec_, Kokkos::WithoutInitializing, l + " partials"), league_);
-    counter_ = Kokkos::View<unsigned, Mem>(Kokkos::view_alloc(exec_, l + " ticket"));
-    result_ = Kokkos::View<result_type, Mem>(Kokkos::view_alloc(exec_, l + " result"));
-    host_result_ = Kokkos::View<result_type, Kokkos::HostSpace>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, l + " on host"));
+    init();
   }
 
   /// result() = the reduction of v, asynchronously on the plan's execution space.
@@ -242,7 +198,7 @@ class ReducePlan {
     impl::check_reduce_result<ExecSpace, result_type, ResultView>();
     check(v);
     const impl::ExclusiveUse::Scope one_thread(in_use_, where());
-    launch_for<View>(v.data(), result.data());
+    launch_any(v.data(), result.data());
   }
 
   /// The reduction of v, on the host: waits for the plan's execution space.
@@ -250,8 +206,7 @@ class ReducePlan {
   result_type execute(const View& v) const {
     check(v);
     const impl::ExclusiveUse::Scope one_thread(in_use_, where());
-    launch_for<View>(v.data(), result_.data());
-    return impl::result_on_host(exec_, host_result_, result_);
+    return execute_on_host(v.data());
   }
 
   const backends::ReduceConfig& config() const { return config_; }
@@ -408,27 +363,21 @@ class ReducePlan {
                                 impl::join(strides_, strides_.size()) + "))");
   }
 
-  /// The kernel for the view type: strided plans are made (and so executed)
-  /// only for LayoutStride views, so other views never instantiate it.
-  template <class View, class R>
-  void launch_for(const T* data, R* result) const {
-    if constexpr (detail::is_stride_v<View>)
-      if (strided_) return launch_strided(data, result);
-    launch(data, result);
-  }
+  /// Everything the view-typed constructor leaves: the launch shape, checked,
+  /// the league and the workspace (reduce/dispatch_def.hpp).
+  void init();
+
+  /// The plan's kernel on data: the strided kernel for a strided plan (made
+  /// only for LayoutStride views with gaps), else the contiguous one.
+  void launch_any(const T* data, result_type* result) const;
+  /// launch_any into the plan's result, then its value on the host (waits).
+  result_type execute_on_host(const T* data) const;
 
   /// Teams of this kernel the space holds at once: the most threads one team
   /// may have given the kernel's registers and scratch (Kokkos' team_size_max),
   /// in whole teams of threads_, per compute unit.
   template <class F>
-  index_t resident_teams(const F& f) const {
-    const index_t most = static_cast<index_t>(impl::team_rows_max(
-                             exec_, f, config_.vector,
-                             Kernel::scratch_bytes(threads_, groups_))) *
-                         config_.vector;
-    const index_t per_unit = std::max<index_t>(1, most / threads_);
-    return per_unit * backends::Traits<ExecSpace>::compute_units(exec_);
-  }
+  index_t resident_teams(const F& f) const;
 
   /// Teams for `rows` whole rows: each takes at least K rows (one round of K
   /// loads per work item); at most cap_ teams, or where most_ exceeds it,
@@ -448,38 +397,12 @@ class ReducePlan {
   /// dealt in turn, where the backend interleaves).
   template <class F>
   void run(F f, const T* data, index_t head, index_t rows, result_type* result,
-           const std::string& label) const {
-    const index_t league = league_for(rows);
-    f.data = data;
-    f.n = n_;
-    f.head = head;
-    f.rows = rows;
-    f.share = rows / league;
-    f.extra = rows % league;
-    f.threads = threads_;
-    f.groups = groups_;
-    f.partial = partial_.data();
-    f.counter = counter_.data();
-    f.result = result;
-    Kokkos::TeamPolicy<ExecSpace> policy(exec_, static_cast<int>(league), config_.team_rows,
-                                         config_.vector);
-    policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(threads_, groups_)));
-    Kokkos::parallel_for(label, policy, f);
-  }
+           const std::string& label) const;
 
-  void launch(const T* data, result_type* result) const {
-    const index_t head = Kernel::head_of(data, n_);
-    Kernel f{};
-    f.interleave = interleave_;
-    run(f, data, head, Kernel::rows_of(n_, head, threads_), result, label_);
-  }
+  void launch(const T* data, result_type* result) const;
 
   /// A strided plan's launch: runs of elements (ReduceStridedKernel).
-  void launch_strided(const T* data, result_type* result) const {
-    StridedKernel f{};
-    f.where = runs_;
-    run(f, data, 0, StridedKernel::rows_of(n_, threads_), result, label_ + "_strided");
-  }
+  void launch_strided(const T* data, result_type* result) const;
 
   ExecSpace exec_;
   ReduceOptions opts_;
@@ -509,3 +432,20 @@ ReducePlan(const E&, const V&, Op, ReduceOptions)
     -> ReducePlan<E, typename V::non_const_value_type, Op>;
 
 }  // namespace tilekit
+
+// The library's compiled plans (impl/common/eti.hpp; cmake/TilekitETI.cmake): the
+// production operations of every real pair; CompensatedSum of the floating
+// ones.
+#define TILEKIT_ETI_REDUCE_PLAN(E, T, Op) \
+  extern template class tilekit::ReducePlan<E, T, tilekit::Op>;
+#define TILEKIT_ETI_REDUCE_REAL(E, T)                                             \
+  TILEKIT_ETI_REDUCE_PLAN(E, T, Sum)                                               \
+  TILEKIT_ETI_REDUCE_PLAN(E, T, Min)                                               \
+  TILEKIT_ETI_REDUCE_PLAN(E, T, Max) TILEKIT_ETI_REDUCE_PLAN(E, T, MinLoc)        \
+  TILEKIT_ETI_REDUCE_PLAN(E, T, MaxLoc)
+#define TILEKIT_ETI_REDUCE_FLOATING(E, T) TILEKIT_ETI_REDUCE_PLAN(E, T, CompensatedSum)
+TILEKIT_ETI_FOR_EACH_REAL_PAIR(TILEKIT_ETI_REDUCE_REAL)
+TILEKIT_ETI_FOR_EACH_FLOATING_PAIR(TILEKIT_ETI_REDUCE_FLOATING)
+#undef TILEKIT_ETI_REDUCE_FLOATING
+#undef TILEKIT_ETI_REDUCE_REAL
+#undef TILEKIT_ETI_REDUCE_PLAN

@@ -29,27 +29,14 @@
 // item tid takes partials tid, tid + threads, ... Loads of them loaded at once
 // (a pairwise tree of each Loads).
 #include <tilekit/backends/stream_load.hpp>
+#include <tilekit/backends/unroll.hpp>
 #include <tilekit/impl/reduce/ops.hpp>
 #include <tilekit/impl/common/tile_copy.hpp>
 
 #include <cstddef>
 #include <cstdint>
 
-// The lane loop of a load: unrolled into registers on the GPU; on the CPU left
-// whole for the loop vectoriser (GCC does not vectorise it once fully unrolled).
-#if defined(__CUDA_ARCH__)
-#define TILEKIT_LANES _Pragma("unroll")
-#elif defined(__clang__)
-#define TILEKIT_LANES
-#else
-#define TILEKIT_LANES _Pragma("GCC unroll 1")
-#endif
-
-// nvcc's front end does not know the host compiler's unroll pragmas it passes on.
-#if defined(__NVCC__)
-#pragma nv_diagnostic push
-#pragma nv_diag_suppress 1675
-#endif
+TILEKIT_HOST_PRAGMAS_BEGIN
 
 namespace tilekit::impl {
 
@@ -374,6 +361,4 @@ TILEKIT_UNROLL
 
 }  // namespace tilekit::impl
 
-#if defined(__NVCC__)
-#pragma nv_diagnostic pop
-#endif
+TILEKIT_HOST_PRAGMAS_END

@@ -33,10 +33,7 @@
 
 #include <type_traits>
 
-#if defined(__NVCC__)
-#pragma nv_diagnostic push
-#pragma nv_diag_suppress 1675
-#endif
+TILEKIT_HOST_PRAGMAS_BEGIN
 
 namespace tilekit::impl {
 
@@ -230,6 +227,4 @@ TILEKIT_LANES
 
 }  // namespace tilekit::impl
 
-#if defined(__NVCC__)
-#pragma nv_diagnostic pop
-#endif
+TILEKIT_HOST_PRAGMAS_END

@@ -8,6 +8,7 @@
 #include <tilekit/errors.hpp>
 #include <tilekit/impl/common/launch.hpp>
 #include <tilekit/impl/transpose/inplace_blocks.hpp>
+#include <tilekit/impl/transpose/inplace_kernels.hpp>  // the pair swap's aliasing rule
 #include <tilekit/impl/transpose/inplace_rect.hpp>
 #include <tilekit/impl/transpose/plan.hpp>
 

@@ -1,0 +1,172 @@
+# The compiled kernel library (explicit template instantiation, as
+# kokkos-kernels' KokkosKernels_INST_*): every family's kernels for each
+# space of TILEKIT_SPACE_LIST x each type of TILEKIT_ETI_TYPES, compiled once
+# into tilekit::tilekit, one unit per family, space and type (parallel
+# builds; none large). Programs calling a compiled pair link these; any other
+# pair instantiates from the headers (include/tilekit/impl/common/eti.hpp).
+#
+# TILEKIT_ETI (ON): compile them. TILEKIT_ETI_TYPES: the element types, one
+# word each (tilekit_eti_type_word below gives their C++ names: adding a type
+# is a word there and in the list). Both, and the pairs, are recorded in the
+# installed config.hpp: a program compiled against it declares `extern
+# template` exactly the pairs the library holds.
+#
+# Sets TILEKIT_ETI_PAIRS (the X-macro list of config.hpp) and
+# TILEKIT_ETI_SOURCES (the generated units).
+option(TILEKIT_ETI "Compile the kernels of the common space x type pairs into the tilekit library" ON)
+set(TILEKIT_ETI_TYPES "float;double;int32;int64;half;bhalf;cfloat;cdouble" CACHE STRING
+    "Element types compiled into the library (TILEKIT_ETI): float double int32 int64 half bhalf cfloat cdouble")
+# The converting permutes (and transposes) compiled, input:output: the tool's
+# (src/tool/permute_convert.cpp). Others instantiate from the headers.
+set(TILEKIT_ETI_CONVERSIONS "float:double;double:float;int32:float;float:half;half:float;float:bhalf;bhalf:float"
+    CACHE STRING "Converting permutes compiled into the library (TILEKIT_ETI), input:output type words")
+
+# The families with compiled instances, and the categories of types each
+# takes (INTEGER, FLOATING: float, double and the 2-byte floats, COMPLEX):
+# include/tilekit/impl/<family>/definitions.hpp defines, for each category it
+# takes, TILEKIT_ETI_INSTANTIATE_<FAMILY>_<CATEGORY>(Space, Type). A family
+# that takes only some types of its categories lists them
+# (TILEKIT_ETI_<family>_WORDS): its pairs are config.hpp's TILEKIT_ETI_PAIRS_<FAMILY>.
+set(TILEKIT_ETI_FAMILIES transpose permute reduce cmm)
+set(TILEKIT_ETI_transpose_CATEGORIES INTEGER FLOATING COMPLEX)
+set(TILEKIT_ETI_permute_CATEGORIES INTEGER FLOATING COMPLEX)
+set(TILEKIT_ETI_reduce_CATEGORIES INTEGER FLOATING)
+set(TILEKIT_ETI_cmm_CATEGORIES FLOATING)
+set(TILEKIT_ETI_cmm_WORDS float double)
+
+# word -> C++ type, its category, and the guard of the 2-byte floats
+# (typedefs of float in a host-only Kokkos: impl/common/eti.hpp).
+function(tilekit_eti_type_word word out_type out_category out_guard)
+  set(guard "")
+  set(category FLOATING)
+  if(word STREQUAL "float")
+    set(t "float")
+  elseif(word STREQUAL "double")
+    set(t "double")
+  elseif(word STREQUAL "int32")
+    set(t "std::int32_t")
+    set(category INTEGER)
+  elseif(word STREQUAL "int64")
+    set(t "std::int64_t")
+    set(category INTEGER)
+  elseif(word STREQUAL "half")
+    set(t "Kokkos::Experimental::half_t")
+    set(guard TILEKIT_ETI_IF_HALF)
+  elseif(word STREQUAL "bhalf")
+    set(t "Kokkos::Experimental::bhalf_t")
+    set(guard TILEKIT_ETI_IF_BHALF)
+  elseif(word STREQUAL "cfloat")
+    set(t "Kokkos::complex<float>")
+    set(category COMPLEX)
+  elseif(word STREQUAL "cdouble")
+    set(t "Kokkos::complex<double>")
+    set(category COMPLEX)
+  else()
+    message(FATAL_ERROR "TILEKIT_ETI_TYPES: unknown type '${word}' "
+                        "(float double int32 int64 half bhalf cfloat cdouble)")
+  endif()
+  set(${out_type} "${t}" PARENT_SCOPE)
+  set(${out_category} "${category}" PARENT_SCOPE)
+  set(${out_guard} "${guard}" PARENT_SCOPE)
+endfunction()
+
+set(TILEKIT_ETI_SOURCES "")
+foreach(category INTEGER FLOATING COMPLEX CMM CONVERT)
+  set(TILEKIT_ETI_PAIRS_${category} "")
+endforeach()
+if(TILEKIT_ETI)
+  list(REMOVE_DUPLICATES TILEKIT_ETI_TYPES)
+  # half and bhalf are types of their own only where Kokkos has a GPU backend;
+  # elsewhere they are float, their guarded instantiations expand to nothing
+  # (impl/common/eti.hpp) and their units would compile Kokkos' headers for no
+  # kernel: no unit is generated for them (config.hpp's lists stay the same).
+  set(_eti_two_byte OFF)
+  if(Kokkos_ENABLE_CUDA OR "CUDA" IN_LIST Kokkos_DEVICES)
+    set(_eti_two_byte ON)
+  endif()
+  set(_eti_space_SERIAL "Kokkos::Serial")
+  set(_eti_space_OPENMP "Kokkos::OpenMP")
+  set(_eti_space_CUDA "Kokkos::Cuda")
+  foreach(space IN LISTS TILEKIT_SPACE_LIST)
+    set(stype "${_eti_space_${space}}")
+    string(TOLOWER "${space}" sname)
+    foreach(word IN LISTS TILEKIT_ETI_TYPES)
+      tilekit_eti_type_word("${word}" ctype category guard)
+      set(pair "X(${stype}, ${ctype})")
+      if(guard)
+        set(pair "${guard}(${pair})")
+      endif()
+      string(APPEND TILEKIT_ETI_PAIRS_${category} " ${pair}")
+      if(guard AND NOT _eti_two_byte)
+        continue()
+      endif()
+      foreach(family IN LISTS TILEKIT_ETI_FAMILIES)
+        if(NOT category IN_LIST TILEKIT_ETI_${family}_CATEGORIES)
+          continue()
+        endif()
+        string(TOUPPER "${family}" FAMILY)
+        if(DEFINED TILEKIT_ETI_${family}_WORDS)
+          if(NOT word IN_LIST TILEKIT_ETI_${family}_WORDS)
+            continue()
+          endif()
+          string(APPEND TILEKIT_ETI_PAIRS_${FAMILY} " ${pair}")
+        endif()
+        set(inst "TILEKIT_ETI_INSTANTIATE_${FAMILY}_${category}(${stype}, ${ctype})")
+        if(guard)
+          set(inst "${guard}(${inst})")
+        endif()
+        set(unit "${PROJECT_BINARY_DIR}/eti/${family}_${sname}_${word}.cpp")
+        file(CONFIGURE OUTPUT "${unit}" CONTENT
+"// Generated by cmake/TilekitETI.cmake: the ${family} family's kernels for
+// ${ctype} on ${stype}, compiled into the tilekit library.
+#include <tilekit/impl/${family}/definitions.hpp>
+
+${inst}
+" @ONLY)
+        list(APPEND TILEKIT_ETI_SOURCES "${unit}")
+      endforeach()
+    endforeach()
+  endforeach()
+  # The converting permutes: one unit per space and conversion.
+  foreach(space IN LISTS TILEKIT_SPACE_LIST)
+    set(stype "${_eti_space_${space}}")
+    string(TOLOWER "${space}" sname)
+    foreach(conversion IN LISTS TILEKIT_ETI_CONVERSIONS)
+      if(NOT conversion MATCHES "^([a-z0-9]+):([a-z0-9]+)$")
+        message(FATAL_ERROR "TILEKIT_ETI_CONVERSIONS: '${conversion}' is not input:output")
+      endif()
+      set(from "${CMAKE_MATCH_1}")
+      set(to "${CMAKE_MATCH_2}")
+      tilekit_eti_type_word("${from}" tin cin gin)
+      tilekit_eti_type_word("${to}" tout cout gout)
+      set(pair "X(${stype}, ${tin}, ${tout})")
+      set(inst "TILEKIT_ETI_INSTANTIATE_PERMUTE_CONVERT(${stype}, ${tin}, ${tout})")
+      foreach(guard IN ITEMS ${gin} ${gout})
+        set(pair "${guard}(${pair})")
+        set(inst "${guard}(${inst})")
+      endforeach()
+      string(APPEND TILEKIT_ETI_PAIRS_CONVERT " ${pair}")
+      if((gin OR gout) AND NOT _eti_two_byte)
+        continue()
+      endif()
+      set(unit "${PROJECT_BINARY_DIR}/eti/permute_${sname}_${from}_to_${to}.cpp")
+      file(CONFIGURE OUTPUT "${unit}" CONTENT
+"// Generated by cmake/TilekitETI.cmake: the converting permute of ${tin}
+// into ${tout} on ${stype}, compiled into the tilekit library.
+#include <tilekit/impl/permute/definitions.hpp>
+
+${inst}
+" @ONLY)
+      list(APPEND TILEKIT_ETI_SOURCES "${unit}")
+    endforeach()
+  endforeach()
+  foreach(category INTEGER FLOATING COMPLEX CMM CONVERT)
+    string(STRIP "${TILEKIT_ETI_PAIRS_${category}}" TILEKIT_ETI_PAIRS_${category})
+  endforeach()
+  list(JOIN TILEKIT_ETI_TYPES " " TILEKIT_ETI_TYPES_STRING)
+  list(LENGTH TILEKIT_ETI_SOURCES _eti_units)
+  message(STATUS "tilekit: compiled kernels (TILEKIT_ETI): ${TILEKIT_SPACE_LIST} x ${TILEKIT_ETI_TYPES_STRING}, ${_eti_units} units")
+else()
+  set(TILEKIT_ETI_TYPES_STRING "")
+  message(STATUS "tilekit: compiled kernels off (TILEKIT_ETI=OFF): every program instantiates its own")
+endif()

@@ -1,0 +1,20 @@
+#pragma once
+// The permute family's launching code (impl/common/eti.hpp): the out-of-line
+// members of its plan and of the 2-D engine it shares with the transposes, and
+// TILEKIT_ETI_INSTANTIATE_PERMUTE_*, which the library's units
+// (cmake/TilekitETI.cmake: one per space and type) expand to compile them.
+#include <tilekit/impl/permute/dispatch_def.hpp>
+#include <tilekit/impl/permute/matrix_def.hpp>
+
+/// The permute plans of the pair (E, T): its pure moves (any alpha, beta),
+/// and for complex T the conjugating plans too (tilekit::conjugate).
+#define TILEKIT_ETI_INSTANTIATE_PERMUTE_INTEGER(E, T) \
+  template class tilekit::PermutePlan<E, T, T, false>;
+#define TILEKIT_ETI_INSTANTIATE_PERMUTE_FLOATING(E, T) \
+  template class tilekit::PermutePlan<E, T, T, false>;
+#define TILEKIT_ETI_INSTANTIATE_PERMUTE_COMPLEX(E, T)   \
+  template class tilekit::PermutePlan<E, T, T, false>; \
+  template class tilekit::PermutePlan<E, T, T, true>;
+/// The converting plan of TIn into TOut (TILEKIT_ETI_CONVERSIONS).
+#define TILEKIT_ETI_INSTANTIATE_PERMUTE_CONVERT(E, TIn, TOut) \
+  template class tilekit::PermutePlan<E, TIn, TOut, false>;
