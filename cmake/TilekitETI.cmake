@@ -98,14 +98,10 @@ foreach(category INTEGER FLOATING COMPLEX CMM CONVERT)
 endforeach()
 if(TILEKIT_ETI)
   list(REMOVE_DUPLICATES TILEKIT_ETI_TYPES)
-  # half and bhalf are types of their own only where Kokkos has a GPU backend;
-  # elsewhere they are float, their guarded instantiations expand to nothing
-  # (impl/common/eti.hpp) and their units would compile Kokkos' headers for no
-  # kernel: no unit is generated for them (config.hpp's lists stay the same).
-  set(_eti_two_byte OFF)
-  if(Kokkos_ENABLE_CUDA OR "CUDA" IN_LIST Kokkos_DEVICES)
-    set(_eti_two_byte ON)
-  endif()
+  # half and bhalf without a GPU backend (TILEKIT_HALF_TYPES OFF) are float:
+  # their guarded instantiations expand to nothing (impl/common/eti.hpp) and
+  # their units would compile Kokkos' headers for no kernel, so none is
+  # generated (config.hpp's lists stay the same).
   set(_eti_space_SERIAL "Kokkos::Serial")
   set(_eti_space_OPENMP "Kokkos::OpenMP")
   set(_eti_space_CUDA "Kokkos::Cuda")
@@ -119,7 +115,7 @@ if(TILEKIT_ETI)
         set(pair "${guard}(${pair})")
       endif()
       string(APPEND TILEKIT_ETI_PAIRS_${category} " ${pair}")
-      if(guard AND NOT _eti_two_byte)
+      if(guard AND NOT TILEKIT_HALF_TYPES)
         continue()
       endif()
       foreach(family IN LISTS TILEKIT_ETI_FAMILIES)
@@ -141,7 +137,7 @@ if(TILEKIT_ETI)
       endforeach()
     endforeach()
   endforeach()
-  # The converting permutes: one unit per space and conversion.
+  # The converting permutes: a space's conversions (one unit each per type).
   foreach(space IN LISTS TILEKIT_SPACE_LIST)
     set(stype "${_eti_space_${space}}")
     string(TOLOWER "${space}" sname)
@@ -160,7 +156,7 @@ if(TILEKIT_ETI)
         set(inst "${guard}(${inst})")
       endforeach()
       string(APPEND TILEKIT_ETI_PAIRS_CONVERT " ${pair}")
-      if((gin OR gout) AND NOT _eti_two_byte)
+      if((gin OR gout) AND NOT TILEKIT_HALF_TYPES)
         continue()
       endif()
       _tilekit_eti_unit(permute "permute_${sname}_conversions" "${from}_to_${to}" "${inst}")

@@ -18,6 +18,14 @@ foreach(space SERIAL OPENMP CUDA)
   endif()
 endforeach()
 
+# Kokkos' half_t and bhalf_t are types of their own only beside a GPU backend
+# (elsewhere typedefs of float): the library's compiled kernels and the tool's
+# cases take them only then.
+set(TILEKIT_HALF_TYPES OFF)
+if("CUDA" IN_LIST _tilekit_enabled)
+  set(TILEKIT_HALF_TYPES ON)
+endif()
+
 if(TILEKIT_SPACES)
   set(_tilekit_wanted)
   foreach(space IN LISTS TILEKIT_SPACES)

@@ -73,7 +73,7 @@ function(tilekit_tool_cases target source)
   set(types)
   foreach(dtype IN LISTS ARG_TYPES)
     # 2-byte types are real only beside a GPU backend (else Kokkos makes them float).
-    if(dtype MATCHES "half" AND NOT (Kokkos_ENABLE_CUDA OR "CUDA" IN_LIST Kokkos_DEVICES))
+    if(dtype MATCHES "half" AND NOT TILEKIT_HALF_TYPES)
       continue()
     endif()
     list(APPEND types ${dtype})
