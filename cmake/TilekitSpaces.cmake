@@ -18,6 +18,14 @@ foreach(space SERIAL OPENMP CUDA)
   endif()
 endforeach()
 
+# Kokkos' half_t and bhalf_t are types of their own only beside a GPU backend
+# (elsewhere typedefs of float): the library's compiled kernels and the tool's
+# cases take them only then.
+set(TILEKIT_HALF_TYPES OFF)
+if("CUDA" IN_LIST _tilekit_enabled)
+  set(TILEKIT_HALF_TYPES ON)
+endif()
+
 if(TILEKIT_SPACES)
   set(_tilekit_wanted)
   foreach(space IN LISTS TILEKIT_SPACES)
@@ -40,3 +48,26 @@ else()
   set(TILEKIT_SPACE_LIST ${_tilekit_enabled})
 endif()
 message(STATUS "tilekit: the tool, tests and benchmarks instantiate ${TILEKIT_SPACE_LIST}")
+
+# Generated units (the library's compiled kernels, cmake/TilekitETI.cmake; the
+# tool's and the fuzz runner's cases, cmake/TilekitToolCases.cmake): one per
+# type where the build machine has TILEKIT_TYPE_UNITS_CORES logical cores or
+# more (a parallel build, no long unit), else one per family and host space,
+# all its types (each unit parses Kokkos' and tilekit's headers again, a few
+# seconds of g++ before any kernel: on 2 cores that dominates the small units).
+# 0: one per host space everywhere. Under nvcc and on a GPU space the units are
+# one per type whatever the cores (one unit of the permute's host types took
+# about 16 minutes of nvcc). TILEKIT_TOOL_TYPE_UNITS_CORES is its former name.
+cmake_host_system_information(RESULT _tilekit_build_cores QUERY NUMBER_OF_LOGICAL_CORES)
+set(_tilekit_type_units_default 8)
+if(DEFINED TILEKIT_TOOL_TYPE_UNITS_CORES)
+  set(_tilekit_type_units_default "${TILEKIT_TOOL_TYPE_UNITS_CORES}")
+endif()
+set(TILEKIT_TYPE_UNITS_CORES "${_tilekit_type_units_default}" CACHE STRING
+    "Build machines with this many logical cores or more compile tilekit's generated host \
+units one per type (0: never)")
+set(TILEKIT_UNITS_PER_TYPE OFF)  # on the host spaces
+if(Kokkos_COMPILE_LANGUAGE STREQUAL "CUDA" OR
+   (TILEKIT_TYPE_UNITS_CORES GREATER 0 AND _tilekit_build_cores GREATER_EQUAL TILEKIT_TYPE_UNITS_CORES))
+  set(TILEKIT_UNITS_PER_TYPE ON)
+endif()

@@ -2,7 +2,7 @@
 // The permute family's launching code (impl/common/eti.hpp): the out-of-line
 // members of its plan and of the 2-D engine it shares with the transposes, and
 // TILEKIT_ETI_INSTANTIATE_PERMUTE_*, which the library's units
-// (cmake/TilekitETI.cmake: one per space and type) expand to compile them.
+// (cmake/TilekitETI.cmake) expand to compile them.
 #include <tilekit/impl/permute/dispatch_def.hpp>
 #include <tilekit/impl/permute/matrix_def.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The reduce family's launching code (impl/common/eti.hpp): the out-of-line
 // members of the production plan, and TILEKIT_ETI_INSTANTIATE_REDUCE_*, which
-// the library's units (cmake/TilekitETI.cmake: one per space and real type) expand.
+// the library's units (cmake/TilekitETI.cmake) expand.
 #include <tilekit/impl/reduce/dispatch_def.hpp>
 
 #define TILEKIT_ETI_INSTANTIATE_REDUCE_PLAN(E, T, Op) \

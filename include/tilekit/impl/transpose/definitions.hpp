@@ -2,7 +2,7 @@
 // The transpose family's launching code (impl/common/eti.hpp): the
 // out-of-line members of the 2-D engine (impl::MatrixTranspose) and of the
 // in-place plans' engines, and TILEKIT_ETI_INSTANTIATE_TRANSPOSE_*, which the
-// library's units (cmake/TilekitETI.cmake: one per space and type) expand to compile them.
+// library's units (cmake/TilekitETI.cmake) expand to compile them.
 #include <tilekit/impl/permute/definitions.hpp>  // the in-place shuffle's plans
 #include <tilekit/impl/transpose/inplace_blocks_def.hpp>
 #include <tilekit/impl/transpose/inplace_rect_def.hpp>
