@@ -58,6 +58,11 @@ TILEKIT_OPTIONAL_TRAIT(int, transpose_skew_max, 0)
 /// Bytes of the units in which the permute's staged kernels move elements
 /// smaller than that, where the rows allow (pure moves; 0: element by element).
 TILEKIT_OPTIONAL_TRAIT(int, permute_pack_bytes, 0)
+/// The most load rows (elements of the tiny dimensions) of a box whose store
+/// run interleaves them with a long dimension (an image's channels) that the
+/// permute's staged teams hold in the store's order (interleaved_tiling; 0:
+/// never, such boxes read their store run's positions from tables).
+TILEKIT_OPTIONAL_TRAIT(int, permute_interleave_rows, 0)
 /// Elements of T per unit of those moves on Exec (1: none).
 template <class Exec, class T>
 constexpr int permute_pack_width() {
