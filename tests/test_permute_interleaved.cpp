@@ -212,7 +212,9 @@ TYPED_TEST(PermuteInterleaved, StagedBoxesOnHostTeams) {
           }
         }
     EXPECT_GT(interleaved, 0);
-    if (PW > 1) EXPECT_GT(packed, 0);
+    if (PW > 1) {
+      EXPECT_GT(packed, 0);
+    }
   }
 }
 
