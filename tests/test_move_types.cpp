@@ -12,6 +12,7 @@
 #include <numeric>
 #include <vector>
 
+#include "permutations.hpp"
 #include "test_helpers.hpp"
 
 namespace {
@@ -39,15 +40,6 @@ Kokkos::View<T*, Mem> filled(std::int64_t n, std::int64_t seed) {
   for (std::int64_t k = 0; k < n; ++k) h(k) = bits_of<T>(k + seed);
   Kokkos::deep_copy(v, h);
   return v;
-}
-
-std::vector<std::vector<int>> all_perms(int r) {
-  std::vector<int> p(r);
-  std::iota(p.begin(), p.end(), 0);
-  std::vector<std::vector<int>> out;
-  do out.push_back(p);
-  while (std::next_permutation(p.begin(), p.end()));
-  return out;
 }
 
 /// in (rank R, row-major, starting `shift` elements into its buffer) ->

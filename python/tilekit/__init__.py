@@ -185,6 +185,25 @@ def _handover(a, stream):
                 cur.wait_event(ev)
 
 
+def _run(call, a, out, shape, handover_stream):
+    """call(a, out) on the bits of a and out (_bits_view), the shared tail of
+    every out-of-place call: a new CUDA output of `shape` from the caller's
+    framework where out is None (shape None: none), the result wrapped in a's
+    framework and dtype, and with stream= (handover_stream not None) the
+    current stream made to wait for a framework output's write."""
+    a_bits, bf16 = _bits_view(a)
+    new = None
+    if out is None and shape is not None:
+        new = out = _new_cuda_output(a, shape)
+    r = call(a_bits, out if out is None else _bits_view(out)[0])
+    if r is not None:
+        r = _wrap(r, a)
+        return r.view(bf16) if bf16 is not None else r
+    if new is not None and handover_stream is not None:
+        _handover(a, handover_stream)
+    return out
+
+
 def permute(a, axes=None, out=None, alpha=1, beta=0, *, stream=None):
     """out = alpha * a.transpose(axes) + beta * out, as a contiguous array.
 
@@ -195,35 +214,18 @@ def permute(a, axes=None, out=None, alpha=1, beta=0, *, stream=None):
     module's (alpha and beta: int32, int64, float32, float64, complex64,
     complex128, and scaled_dtypes())."""
     s = _stream_for(a, stream)
-    a_bits, bf16 = _bits_view(a)
-    new = None
-    if out is None and complex(beta) == 0:  # beta != 0 without out=: the module refuses it
-        new = out = _new_cuda_output(a, _permuted_shape(a, axes))
-    out_bits = out if out is None else _bits_view(out)[0]
-    r = _tilekit.permute(a_bits, axes, out_bits, _scalar(alpha), _scalar(beta), s)
-    if r is not None:
-        r = _wrap(r, a)
-        return r.view(bf16) if bf16 is not None else r
-    if new is not None and stream is not None:
-        _handover(a, s)
-    return out
+    # beta != 0 without out=: no new output (the module refuses it)
+    shape = _permuted_shape(a, axes) if out is None and complex(beta) == 0 else None
+    return _run(lambda x, o: _tilekit.permute(x, axes, o, _scalar(alpha), _scalar(beta), s),
+                a, out, shape, s if stream is not None else None)
 
 
 def transpose(a, out=None, *, stream=None):
     """The transpose of a matrix as a contiguous array (numpy.ascontiguousarray(a.T))."""
     s = _stream_for(a, stream)
-    a_bits, bf16 = _bits_view(a)
-    new = None
-    if out is None and len(getattr(a, "shape", ())) == 2:
-        new = out = _new_cuda_output(a, tuple(reversed(a.shape)))
-    out_bits = out if out is None else _bits_view(out)[0]
-    r = _tilekit.transpose(a_bits, out_bits, s)
-    if r is not None:
-        r = _wrap(r, a)
-        return r.view(bf16) if bf16 is not None else r
-    if new is not None and stream is not None:
-        _handover(a, s)
-    return out
+    shape = tuple(reversed(a.shape)) if len(getattr(a, "shape", ())) == 2 else None
+    return _run(lambda x, o: _tilekit.transpose(x, o, s), a, out, shape,
+                s if stream is not None else None)
 
 
 def transpose_inplace(a, *, stream=None):
@@ -261,18 +263,9 @@ class PermutePlan:
                                           out if out is None else _bits_view(out)[0], self._stream)
 
     def execute(self, a, out=None, alpha=1, beta=0):
-        a_bits, bf16 = _bits_view(a)
-        new = None
-        if out is None and complex(beta) == 0:
-            new = out = _new_cuda_output(a, self.out_shape)
-        out_bits = out if out is None else _bits_view(out)[0]
-        r = self._plan.execute(a_bits, out_bits, _scalar(alpha), _scalar(beta))
-        if r is not None:
-            r = _wrap(r, a)
-            return r.view(bf16) if bf16 is not None else r
-        if new is not None and self._explicit:
-            _handover(a, self._stream)
-        return out
+        return _run(lambda x, o: self._plan.execute(x, o, _scalar(alpha), _scalar(beta)),
+                    a, out, self.out_shape if out is None and complex(beta) == 0 else None,
+                    self._stream if self._explicit else None)
 
     shape = property(lambda self: tuple(self._plan.shape))
     out_shape = property(lambda self: tuple(self._plan.out_shape))
