@@ -4,10 +4,12 @@
 // boxes, impl::interleaved_tiling, and their packed moves), and those boxes'
 // staged kernels on host teams too, element by element and packed, so that
 // the host suites check every element of them.
+#include <tilekit/impl/permute/interleave.hpp>
 #include <tilekit/impl/permute/kernels.hpp>
 #include <tilekit/permute.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -111,6 +113,160 @@ TYPED_TEST(PermuteInterleaved, Images) {
     EXPECT_EQ((run_plan<E, T, 4>({2, 4, 33, 37}, {0, 2, 3, 1}, shift)), 0) << shift;
     EXPECT_EQ((run_plan<E, T, 4>({2, 33, 37, 4}, {0, 3, 1, 2}, shift)), 0) << shift;
   }
+}
+
+// ---------------------------------------- the interleaving kernel (registers)
+
+/// The plan takes the interleaving kernel (PermuteMethod::interleave) for a
+/// side of 2 to 4 elements beside a long side that is a multiple of its
+/// vectors, where the backend gives vectors (GPUs), else the tiled boxes; off
+/// the vectors' alignment, and with scaled stores, the same plan runs the
+/// tiled boxes. Every element is checked (run_plan), the poison around it.
+TYPED_TEST(PermuteInterleaved, PlanInterleavesInRegisters) {
+  TILEKIT_CASE_TYPES(E, T);
+  using Mem = typename E::memory_space;
+  constexpr int V = tilekit::impl::permute_interleave_width<E, T>(true);
+  const std::int64_t L = 16 * 37;  // a multiple of every vector, 37 of the widest
+  for (std::int64_t c = 2; c <= 5; ++c)
+    for (const Extents& e : {Extents{3, c, L}, Extents{3, L, c}, Extents{c, L}, Extents{L, c}}) {
+      const int r = static_cast<int>(e.size());
+      const Perm perm = r == 3 ? Perm{0, 2, 1} : Perm{1, 0};
+      Extents eo(r);
+      for (int k = 0; k < r; ++k) eo[k] = e[perm[k]];
+      Kokkos::View<T*, Mem> a("a", volume(e)), b("b", volume(e));
+      auto in = tilekit::support::view_of<3, Kokkos::LayoutRight, Mem>(
+          a.data(), r == 3 ? e : Extents{1, e[0], e[1]});
+      auto out = tilekit::support::view_of<3, Kokkos::LayoutRight, Mem>(
+          b.data(), r == 3 ? eo : Extents{1, eo[0], eo[1]});
+      const tilekit::PermutePlan plan(E(), in, out, {0, 2, 1});
+      const bool want = V > 0 && c <= tilekit::impl::interleave_max;
+      EXPECT_EQ(plan.method() == tilekit::PermuteMethod::interleave, want)
+          << shape_of(e, perm) << " method " << to_string(plan.method());
+      for (int shift : {0, 1})
+        if (r == 3) {
+          EXPECT_EQ((run_plan<E, T, 3>(e, perm, shift)), 0) << shape_of(e, perm) << " shift " << shift;
+        } else {
+          EXPECT_EQ((run_plan<E, T, 2>(e, perm, shift)), 0) << shape_of(e, perm) << " shift " << shift;
+        }
+    }
+  // A long side that is not a multiple of the vectors: the tiled boxes.
+  Kokkos::View<T***, Kokkos::LayoutRight, Mem> a("a", 2, 3, 16 * 37 + 1), b("b", 2, 16 * 37 + 1, 3);
+  EXPECT_EQ(tilekit::PermutePlan(E(), a, b, {0, 2, 1}).method(), tilekit::PermuteMethod::tiled);
+  // A launch shape given: the tiled boxes.
+  Kokkos::View<T***, Kokkos::LayoutRight, Mem> a2("a2", 2, 3, L), b2("b2", 2, L, 3);
+  tilekit::PermuteOptions given;
+  given.tile = 32;
+  EXPECT_EQ(tilekit::PermutePlan(E(), a2, b2, {0, 2, 1}, tilekit::PermuteVariant::fused, given).method(),
+            tilekit::PermuteMethod::tiled);
+}
+
+/// Scaled stores of an interleaving plan take the tiled boxes: out = 2 in + out.
+TYPED_TEST(PermuteInterleaved, ScaledStoresOfAnInterleavingPlan) {
+  TILEKIT_CASE_TYPES(E, T);
+  if constexpr (!std::is_same_v<T, float>) {
+    GTEST_SKIP() << "alpha and beta: arithmetic types (float here)";
+  } else {
+    using Mem = typename E::memory_space;
+    const std::int64_t B = 2, c = 3, L = 16 * 5, n = B * c * L;
+    Kokkos::View<T***, Kokkos::LayoutRight, Mem> a("a", B, c, L), b("b", B, L, c);
+    auto ha = Kokkos::create_mirror_view(a);
+    auto hb = Kokkos::create_mirror_view(b);
+    for (std::int64_t i = 0; i < B; ++i)
+      for (std::int64_t j = 0; j < c; ++j)
+        for (std::int64_t k = 0; k < L; ++k) ha(i, j, k) = static_cast<T>((i * c + j) * L + k);
+    for (std::int64_t i = 0; i < B; ++i)
+      for (std::int64_t k = 0; k < L; ++k)
+        for (std::int64_t j = 0; j < c; ++j) hb(i, k, j) = static_cast<T>(j + 1);
+    Kokkos::deep_copy(a, ha);
+    Kokkos::deep_copy(b, hb);
+    const tilekit::PermutePlan plan(E(), a, b, {0, 2, 1});
+    plan.execute(a, b, 2.0f, 1.0f);
+    Kokkos::fence();
+    Kokkos::deep_copy(hb, b);
+    std::int64_t wrong = 0;
+    for (std::int64_t i = 0; i < B; ++i)
+      for (std::int64_t k = 0; k < L; ++k)
+        for (std::int64_t j = 0; j < c; ++j)
+          wrong += hb(i, k, j) != static_cast<T>(2 * ((i * c + j) * L + k) + j + 1);
+    EXPECT_EQ(wrong, 0) << "of " << n;
+  }
+}
+
+/// The kernel itself on every space (hosts too, whose plans do not take it):
+/// t = 2 to 4 both ways, vectors of 16 bytes, one matrix and batches whose
+/// strides leave gaps (which stay poisoned), every element checked.
+TYPED_TEST(PermuteInterleaved, RegisterKernelOnEverySpace) {
+  TILEKIT_CASE_TYPES(E, T);
+  using namespace tilekit::impl;
+  using Mem = typename E::memory_space;
+  using U = bits_t<sizeof(T)>;
+  constexpr int V = 16 / sizeof(T);
+  auto check = [&](auto tc, bool to_narrow, index_t L, index_t count, index_t gap) {
+    constexpr int t = decltype(tc)::value;
+    InterleaveGeom g;
+    g.t = t;
+    g.to_narrow = to_narrow;
+    g.L = L;
+    g.count = count;
+    const index_t wide = L + gap;  // the wide matrix's row stride
+    g.wide = wide;
+    const index_t wide_size = t * wide, narrow_size = t * L + gap;
+    g.si = to_narrow ? wide_size : narrow_size;
+    g.so = to_narrow ? narrow_size : wide_size;
+    const index_t nin = count * g.si, nout = count * g.so;
+    std::vector<U> hin(nin);
+    for (index_t k = 0; k < nin; ++k) hin[k] = std::bit_cast<U>(value_at<T>(k + 5));
+    Kokkos::View<U*, Mem> a("a", nin), b("b", nout);
+    Kokkos::deep_copy(a, Kokkos::View<U*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(hin.data(), nin));
+    const U pz = std::bit_cast<U>(poison<T>());
+    Kokkos::deep_copy(b, pz);
+    const index_t chunks = L / V;
+    Kokkos::parallel_for("test_interleave",
+                         Kokkos::RangePolicy<E, Kokkos::IndexType<index_t>>(E(), 0, count * chunks),
+                         PermuteInterleave<U, t, V>{a.data(), b.data(), g, chunks});
+    E().fence();
+    std::vector<U> want(nout, pz), got(nout);
+    for (index_t m = 0; m < count; ++m)
+      for (index_t r = 0; r < t; ++r)
+        for (index_t j = 0; j < L; ++j) {
+          if (to_narrow) want[m * g.so + j * t + r] = hin[m * g.si + r * wide + j];
+          else want[m * g.so + r * wide + j] = hin[m * g.si + j * t + r];
+        }
+    Kokkos::deep_copy(Kokkos::View<U*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(got.data(), nout), b);
+    index_t wrong = 0;
+    for (index_t k = 0; k < nout; ++k) wrong += got[k] != want[k];
+    EXPECT_EQ(wrong, 0) << "t " << t << (to_narrow ? " to narrow" : " to wide") << " L " << L
+                        << " count " << count << " gap " << gap;
+  };
+  for (bool to_narrow : {true, false})
+    for (index_t L : {index_t(V), index_t(V) * 7, index_t(V) * 64})
+      for (auto [count, gap] : {std::pair<index_t, index_t>{1, 0}, {3, 0}, {3, V}}) {
+        check(std::integral_constant<int, 2>{}, to_narrow, L, count, gap);
+        check(std::integral_constant<int, 3>{}, to_narrow, L, count, gap);
+        check(std::integral_constant<int, 4>{}, to_narrow, L, count, gap);
+      }
+}
+
+/// What interleave_geom takes and refuses (fused shapes; vectors of 16).
+TEST(PermuteInterleaveGeom, TakesTinySidesOfWholeVectors) {
+  using namespace tilekit::impl;
+  auto geom = [](const Extents& e, const Perm& p) { return interleave_geom(fuse(row_major_shape(e, p, false)), 16); };
+  const InterleaveGeom nchw = geom({8, 3, 64, 64}, {0, 2, 3, 1});
+  EXPECT_EQ(nchw.t, 3);
+  EXPECT_TRUE(nchw.to_narrow);
+  EXPECT_EQ(nchw.L, 64 * 64);
+  EXPECT_EQ(nchw.count, 8);
+  const InterleaveGeom nhwc = geom({8, 64, 64, 4}, {0, 3, 1, 2});
+  EXPECT_EQ(nhwc.t, 4);
+  EXPECT_FALSE(nhwc.to_narrow);
+  EXPECT_EQ(nhwc.wide, 64 * 64);
+  EXPECT_EQ(geom({2, 48}, {1, 0}).t, 2);
+  EXPECT_EQ(geom({5, 64}, {1, 0}).t, 0);        // more than interleave_max
+  EXPECT_EQ(geom({3, 40}, {1, 0}).t, 0);        // 40: not whole vectors
+  EXPECT_EQ(geom({3, 8}, {1, 0}).t, 0);         // shorter than one vector
+  EXPECT_EQ(geom({4, 3, 64}, {1, 2, 0}).t, 4);   // (4, 192) -> (192, 4)
+  EXPECT_EQ(geom({64, 3, 32}, {2, 1, 0}).t, 0);  // not the last two swapped
+  EXPECT_EQ(geom({2, 3, 2, 64}, {1, 0, 3, 2}).t, 0);  // rank 4 after fusion
 }
 
 // ---------------------------------------- the staged kernels on host teams

@@ -190,6 +190,18 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::plan_transpose(const T* in, con
 }
 
 template <class ExecSpace, class T, class TOut, bool Conjugate>
+void PermutePlan<ExecSpace, T, TOut, Conjugate>::plan_interleave() {
+  if constexpr (IV > 0) {
+    if (method_ != PermuteMethod::tiled || launch_given()) return;
+    interleave_ = impl::interleave_geom(fused_, IV);
+    if (interleave_.t > 0) {
+      method_ = PermuteMethod::interleave;
+      interleave_kernel_ = opts_.label + "_interleave";
+    }
+  }
+}
+
+template <class ExecSpace, class T, class TOut, bool Conjugate>
 void PermutePlan<ExecSpace, T, TOut, Conjugate>::prepare_naive(const impl::PermuteShape& f) {
   method_ = PermuteMethod::naive;
   kernel_ = opts_.label + "_naive";
@@ -229,6 +241,29 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch(const T* in, TOut* out, 
         }
       }
       [[fallthrough]];  // scaled stores: the tiled boxes
+    case PermuteMethod::interleave:
+      if constexpr (IV > 0) {
+        if (method_ == PermuteMethod::interleave && alpha == S(1) && beta == S(0) &&
+            interleaves(in, out)) {
+          using U = impl::bits_t<sizeof(T)>;
+          const index_t chunks = interleave_.L / IV;
+          const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>> range(
+              exec_, 0, interleave_.count * chunks);
+          auto run = [&](auto t) {
+            Kokkos::parallel_for(interleave_kernel_, range,
+                                 impl::PermuteInterleave<U, decltype(t)::value, IV>{
+                                     reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out),
+                                     interleave_, chunks});
+          };
+          static_assert(impl::interleave_max == 4);
+          switch (interleave_.t) {
+            case 2: return run(std::integral_constant<int, 2>{});
+            case 3: return run(std::integral_constant<int, 3>{});
+            default: return run(std::integral_constant<int, 4>{});
+          }
+        }
+      }
+      [[fallthrough]];  // scaled stores, unaligned views: the tiled boxes
     case PermuteMethod::tiled:
       impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
         auto run = [&](auto f) {
