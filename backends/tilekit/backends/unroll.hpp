@@ -13,15 +13,6 @@
 #define TILEKIT_LANES _Pragma("GCC unroll 1")
 #endif
 
-// TILEKIT_UNROLL, before a loop of a compile-time count over a register
-// array (impl/permute/interleave.hpp): unrolled whole, so that every index is
-// a constant and the array stays in registers.
-#if defined(__CUDA_ARCH__) || defined(__clang__)
-#define TILEKIT_UNROLL _Pragma("unroll")
-#else
-#define TILEKIT_UNROLL _Pragma("GCC unroll 64")
-#endif
-
 // TILEKIT_HOST_PRAGMAS_BEGIN / _END around a header that uses TILEKIT_LANES:
 // nvcc's front end does not know the host compiler's unroll pragma it passes
 // on (diagnostic 1675), which is expected there, so it is silenced in between.

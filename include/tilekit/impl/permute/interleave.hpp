@@ -8,12 +8,9 @@
 // such a tile through scratch a few bytes a step, with the barriers and index
 // arithmetic of a general box; here every access is a whole vector and the
 // shuffle is resolved at compile time (t and V are template parameters).
-#include <tilekit/backends/unroll.hpp>
-#include <tilekit/impl/common/tile_copy.hpp>
+#include <tilekit/impl/common/tile_copy.hpp>  // Pack, TILEKIT_UNROLL
 
 #include <Kokkos_Core.hpp>
-
-TILEKIT_HOST_PRAGMAS_BEGIN
 
 namespace tilekit::impl {
 
@@ -101,5 +98,3 @@ InterleaveGeom interleave_geom(const Shape& f, int V) {
 }
 
 }  // namespace tilekit::impl
-
-TILEKIT_HOST_PRAGMAS_END
