@@ -193,16 +193,15 @@ TYPED_TEST(PermuteInterleaved, ScaledStoresOfAnInterleavingPlan) {
 }
 
 /// The kernel itself on every space (hosts too, whose plans do not take it):
-/// t = 2 to 4 both ways, vectors of 16 bytes, one matrix and batches whose
+/// t = 2 to 4 both ways, vectors of 8 and 16 bytes, one matrix and batches whose
 /// strides leave gaps (which stay poisoned), every element checked.
 TYPED_TEST(PermuteInterleaved, RegisterKernelOnEverySpace) {
   TILEKIT_CASE_TYPES(E, T);
   using namespace tilekit::impl;
   using Mem = typename E::memory_space;
   using U = bits_t<sizeof(T)>;
-  constexpr int V = 16 / sizeof(T);
-  auto check = [&](auto tc, bool to_narrow, index_t L, index_t count, index_t gap) {
-    constexpr int t = decltype(tc)::value;
+  auto check = [&](auto tc, auto vc, bool to_narrow, index_t L, index_t count, index_t gap) {
+    constexpr int t = decltype(tc)::value, V = decltype(vc)::value;
     InterleaveGeom g;
     g.t = t;
     g.to_narrow = to_narrow;
@@ -235,16 +234,21 @@ TYPED_TEST(PermuteInterleaved, RegisterKernelOnEverySpace) {
     Kokkos::deep_copy(Kokkos::View<U*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(got.data(), nout), b);
     index_t wrong = 0;
     for (index_t k = 0; k < nout; ++k) wrong += got[k] != want[k];
-    EXPECT_EQ(wrong, 0) << "t " << t << (to_narrow ? " to narrow" : " to wide") << " L " << L
-                        << " count " << count << " gap " << gap;
+    EXPECT_EQ(wrong, 0) << "t " << t << " V " << V << (to_narrow ? " to narrow" : " to wide")
+                        << " L " << L << " count " << count << " gap " << gap;
   };
-  for (bool to_narrow : {true, false})
-    for (index_t L : {index_t(V), index_t(V) * 7, index_t(V) * 64})
-      for (auto [count, gap] : {std::pair<index_t, index_t>{1, 0}, {3, 0}, {3, V}}) {
-        check(std::integral_constant<int, 2>{}, to_narrow, L, count, gap);
-        check(std::integral_constant<int, 3>{}, to_narrow, L, count, gap);
-        check(std::integral_constant<int, 4>{}, to_narrow, L, count, gap);
-      }
+  auto widths = [&](auto vc) {
+    constexpr index_t V = decltype(vc)::value;
+    for (bool to_narrow : {true, false})
+      for (index_t L : {V, V * 7, V * 64})
+        for (auto [count, gap] : {std::pair<index_t, index_t>{1, 0}, {3, 0}, {3, V}}) {
+          check(std::integral_constant<int, 2>{}, vc, to_narrow, L, count, gap);
+          check(std::integral_constant<int, 3>{}, vc, to_narrow, L, count, gap);
+          check(std::integral_constant<int, 4>{}, vc, to_narrow, L, count, gap);
+        }
+  };
+  widths(std::integral_constant<int, 8 / sizeof(T)>{});
+  widths(std::integral_constant<int, 16 / sizeof(T)>{});
 }
 
 /// What interleave_geom takes and refuses (fused shapes; vectors of 16).

@@ -56,9 +56,11 @@ struct Traits<Kokkos::Cuda> {
   /// scratch: more would cost bank conflicts).
   static constexpr int permute_interleave_rows = 16;
   /// Batches of matrices with a side of 2 to 4 elements of at most 4 bytes
-  /// (RGB/RGBA images): 16-byte vectors of each row a thread, transposed in
-  /// registers (the staged boxes above move them a few bytes a step).
-  static constexpr int permute_interleave_vector_bytes = 16;
+  /// (RGB/RGBA images): 8 bytes of each row a thread, transposed in registers
+  /// (the staged boxes above move them a few bytes a step). Wider vectors
+  /// ran slower both ways, the more so from the wide side: fewer threads
+  /// each holding more of their rows in flight.
+  static constexpr int permute_interleave_vector_bytes = 8;
   /// cmm, blocked: 16 x 8 work items of 8 rows x 8 (float) or 4 (double)
   /// column sets, two blocks an SM (a launch bound: no spills, one block
   /// computes while the other waits at its barrier), 16 (8) k a step within
