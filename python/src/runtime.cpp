@@ -8,6 +8,9 @@
 #include "bridge.hpp"
 #include "spaces.hpp"
 
+#include <tilekit/fresh_output.hpp>
+
+#include <cstdint>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -99,8 +102,10 @@ struct AllocationBase {
 template <class Mem>
 struct ViewAllocation final : AllocationBase {
   Kokkos::View<unsigned char*, Mem> view;
-  explicit ViewAllocation(Kokkos::View<unsigned char*, Mem> v) : view(std::move(v)) {}
-  void* data() const override { return view.data(); }
+  std::size_t offset;  ///< where the output starts in the view
+  ViewAllocation(Kokkos::View<unsigned char*, Mem> v, std::size_t off)
+      : view(std::move(v)), offset(off) {}
+  void* data() const override { return view.data() + offset; }
   void keep_forever() const override { new Kokkos::View<unsigned char*, Mem>(view); }
 };
 }  // namespace
@@ -163,9 +168,24 @@ Allocation* allocate(Device device, std::size_t bytes, Stream stream) {
   initialize();
   auto a = std::make_unique<Allocation>();
   with_exec(device, stream, [&](const auto& exec) {
-    using Mem = typename std::decay_t<decltype(exec)>::memory_space;
-    a->impl = std::make_unique<ViewAllocation<Mem>>(Kokkos::View<unsigned char*, Mem>(
-        Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "tilekit python output"), bytes));
+    using Exec = std::decay_t<decltype(exec)>;
+    using Mem = typename Exec::memory_space;
+    constexpr bool host = Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible;
+    // A large host output starts on a 2 MiB boundary (the allocation has
+    // that much more, never written, so never mapped): all of it can then
+    // be huge pages, none of it 4 KiB pages faulted one by one.
+    constexpr std::size_t huge = std::size_t(2) << 20;
+    const std::size_t slack = host && bytes >= huge ? huge : 0;
+    Kokkos::View<unsigned char*, Mem> v(
+        Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "tilekit python output"),
+        bytes + slack);
+    const auto at = reinterpret_cast<std::uintptr_t>(v.data());
+    const std::size_t offset = slack ? (huge - at % huge) % huge : 0;
+    // A host output is mapped before the kernel writes it: faults taken in the
+    // kernel's transposed write order cost many times those of this parallel
+    // pass (fresh_output.hpp).
+    if constexpr (host) first_touch(exec, v.data() + offset, bytes);
+    a->impl = std::make_unique<ViewAllocation<Mem>>(std::move(v), offset);
   });
   allocations().insert(a.get());
   return a.release();
