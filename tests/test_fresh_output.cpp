@@ -42,7 +42,7 @@ TYPED_TEST(FreshOutput, FirstTouchWritesInsideItsRangeOnly) {
   } else {
     // Ranges that start and end inside pages, on page boundaries, within
     // one page, and over a whole 2 MiB granule, of a buffer poisoned with 0xA5.
-    const std::size_t page = tilekit::first_touch_page, huge = std::size_t(2) << 20;
+    const std::size_t page = tilekit::first_touch_page, huge = tilekit::backends::host_huge_page;
     std::vector<unsigned char> buf(3 * huge + 3 * page);
     for (auto [begin, length] : std::vector<std::pair<std::size_t, std::size_t>>{
              {1, 3 * page}, {page, 2 * page}, {100, 50}, {page - 1, 2}, {7, huge + 2 * page + 3},

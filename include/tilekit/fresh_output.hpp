@@ -14,40 +14,25 @@
 // share of the output it lies in (a static partition of the pages, as the
 // kernels' static schedules give thread k the k-th contiguous share of the
 // output's rows).
+#include <tilekit/backends/host_memory.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <type_traits>
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 namespace tilekit {
 
-/// Asks the operating system to back the 2 MiB-aligned part of [data, data +
-/// bytes) with transparent huge pages (Linux madvise(MADV_HUGEPAGE): honoured
-/// where /sys/kernel/mm/transparent_hugepage/enabled is "always" or "madvise").
-/// Call it before the memory is first written; does nothing elsewhere, and an
-/// unsuccessful advice changes nothing (the memory stays valid either way).
-inline void advise_huge_pages(void* data, std::size_t bytes) noexcept {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr std::uintptr_t huge = std::uintptr_t(2) << 20;
-  const auto begin = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t lo = (begin + huge - 1) & ~(huge - 1), hi = (begin + bytes) & ~(huge - 1);
-  if (hi > lo) (void)madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
-#else
-  (void)data;
-  (void)bytes;
-#endif
-}
+/// Asks for huge pages on the 2 MiB-aligned part of [data, data + bytes)
+/// before it is first written (Linux; nothing elsewhere):
+/// backends/tilekit/backends/host_memory.hpp.
+using backends::advise_huge_pages;
 
 /// The page size first_touch writes at: 4 KiB, the smallest page of the
 /// hosts tilekit runs on (a larger page is then written several times, which
 /// costs a cache miss each, not a fault).
-inline constexpr std::size_t first_touch_page = 4096;
+inline constexpr std::size_t first_touch_page = backends::host_base_page;
 
 /// Maps fresh host memory [data, data + bytes) before a kernel writes it:
 /// advises huge pages (advise_huge_pages), then writes a zero byte into every

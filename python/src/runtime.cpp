@@ -174,7 +174,7 @@ Allocation* allocate(Device device, std::size_t bytes, Stream stream) {
     // A large host output starts on a 2 MiB boundary (the allocation has
     // that much more, never written, so never mapped): all of it can then
     // be huge pages, none of it 4 KiB pages faulted one by one.
-    constexpr std::size_t huge = std::size_t(2) << 20;
+    constexpr std::size_t huge = backends::host_huge_page;
     const std::size_t slack = host && bytes >= huge ? huge : 0;
     Kokkos::View<unsigned char*, Mem> v(
         Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "tilekit python output"),
