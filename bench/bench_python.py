@@ -20,8 +20,8 @@ cupy.ascontiguousarray(x.transpose(axes)). Suites (--suite, default all):
   allocator) against out= into an existing array, 1 GiB float32;
 - fresh (CPU): tilekit.transpose of 4096^2 and 8192^2 float32 and float64
   matrices four ways side by side: out= a reused array, out= a fresh
-  numpy.empty, a new output (the module allocates), and
-  numpy.ascontiguousarray(a.T); copy rows: numpy.copyto into a reused and into
+  numpy.empty, a new output (the module allocates; tilekit_new_uncached: with
+  no released output kept to reuse), and numpy.ascontiguousarray(a.T); copy rows: numpy.copyto into a reused and into
   a fresh array.
 
 Each case also times the copy of the same bytes in the same run
@@ -258,6 +258,9 @@ def cpu_alloc_matrices(sizes, reps, rows):
             ("tilekit_new", lambda p, o: (lambda: tilekit.transpose(a))),
             ("numpy", lambda p, o: (lambda: np.ascontiguousarray(a.T))),
         ]
+        if hasattr(tilekit, "release_cached_outputs"):  # a new output, none kept for reuse
+            variants.append(("tilekit_new_uncached", lambda p, o: (
+                lambda: (tilekit.release_cached_outputs(), tilekit.transpose(a)))))
         start = len(rows)
         run_framework("numpy", a, dst, lambda p: None, variants, copies, median_host, reps, rows,
                       (n, n), [(1, 0)], dtype)
