@@ -33,6 +33,33 @@ auto view_of(T* p, const std::vector<std::int64_t>& e) {
   return make_view<UView<T, R, Layout, Mem>>(p, e, std::make_index_sequence<R>{});
 }
 
+/// The strides of the contiguous tensor of extents e: LayoutLeft's (left: the
+/// first dimension fastest) or LayoutRight's.
+inline std::vector<std::int64_t> contiguous_strides(const std::vector<std::int64_t>& e,
+                                                    bool left) {
+  const int r = static_cast<int>(e.size());
+  std::vector<std::int64_t> s(e.size());
+  std::int64_t acc = 1;
+  for (int q = 0; q < r; ++q) {
+    const int d = left ? q : r - 1 - q;
+    s[d] = acc;
+    acc *= e[d];
+  }
+  return s;
+}
+
+/// The unmanaged rank-R LayoutStride view over p, extents e, strides s.
+template <int R, class Mem, class T>
+UView<T, R, Kokkos::LayoutStride, Mem> strided_view_of(T* p, const std::vector<std::int64_t>& e,
+                                                       const std::vector<std::int64_t>& s) {
+  Kokkos::LayoutStride l;
+  for (int d = 0; d < R; ++d) {
+    l.dimension[d] = static_cast<std::size_t>(e[d]);
+    l.stride[d] = static_cast<std::size_t>(s[d]);
+  }
+  return UView<T, R, Kokkos::LayoutStride, Mem>(p, l);
+}
+
 /// fn(std::integral_constant<int, R>) for the run-time rank r (1 to 8).
 template <class Fn>
 decltype(auto) with_rank(int r, Fn&& fn) {

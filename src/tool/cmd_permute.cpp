@@ -10,6 +10,7 @@
 #include <iterator>
 #include <memory>
 #include <numeric>
+#include <stdexcept>
 #include <utility>
 #include <variant>
 
@@ -85,69 +86,71 @@ struct SubWindow {
 /// A variant of the subcommand: the library's, or a seed kernel (tilekit::study).
 using Variant = std::variant<PermuteVariant, study::Permute3Variant>;
 
-/// The plan's views: the input contiguous over a, or (sub) a LayoutStride
-/// window over a parent at a; the output contiguous over b.
-template <class Exec, class T, int R, class Layout>
-PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext,
+/// The plan's views over a (input) and b (output): the library's plans take
+/// LayoutStride views of the buffers, contiguous with the strides of the
+/// layout (left: LayoutLeft's, else LayoutRight's) or (sub) the input a
+/// window of a parent at a. One view type per rank thus serves both layouts
+/// and --sub, so PermutePlan's view-typed members compile once per rank, not
+/// once per rank, layout and input kind (most of this file's build time). The
+/// plan orders strided views' dimensions by stride, which gives contiguous
+/// views the problem of their layout (impl::strided_shape); only extents of 1
+/// sit elsewhere in the plan's unfused shape, which fusion drops and the
+/// naive kernel walks as digits of 1 either way. The seeds' kernels
+/// (tilekit::study, rank-3 contiguous views) get views of the layout.
+template <class Exec, class T, int R>
+PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext, bool left,
                  const std::vector<int>& perm, const Variant& v, const PermuteOptions& opts,
                  double alpha, double beta, const SubWindow* sub) {
   using Mem = typename Exec::memory_space;
-  using V = ViewOf<T, R, Layout, Mem>;
-  using W = ViewOf<T, R, Kokkos::LayoutStride, Mem>;
   std::vector<index_t> oext(R);
   for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
-  const V out = make_view<V>(b, oext, std::make_index_sequence<R>{});
-  auto run = [&](const auto& in) -> PlanRun {
-    if (const auto* seed = std::get_if<study::Permute3Variant>(&v)) {
-      auto plan = std::make_shared<study::Permute3Plan<Exec, T>>(exec, in, out, perm, *seed, opts);
-      return {[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); },
-              std::string(plan->method()), "", 0, 1, "", 0};
+  if (const auto* seed = std::get_if<study::Permute3Variant>(&v)) {
+    if constexpr (R == 3) {
+      return support::with_layout(left, [&](auto layout) -> PlanRun {
+        using V = ViewOf<T, R, decltype(layout), Mem>;
+        const V in = make_view<V>(a, ext, std::make_index_sequence<R>{});
+        const V out = make_view<V>(b, oext, std::make_index_sequence<R>{});
+        auto plan =
+            std::make_shared<study::Permute3Plan<Exec, T>>(exec, in, out, perm, *seed, opts);
+        return {[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); },
+                std::string(plan->method()), "", 0, 1, "", 0};
+      });
     }
-    using P = PermutePlan<Exec, T>;
-    auto plan = std::make_shared<P>(exec, in, out, perm, std::get<PermuteVariant>(v), opts);
-    PlanRun r{[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); },
-              std::string(to_string(plan->method())), plan->fused_shape().to_string(),
-              plan->skew(), plan->pack_width(), "", 0};
-    if (plan->method() == PermuteMethod::tiled) {
-      const impl::TiledLayout& L = plan->tiled_layout();
-      r.box = std::to_string(L.box[impl::load_rows]) + "x" + std::to_string(L.box[impl::load_cols]);
-      r.threads = plan->tiled_team_size();
-    }
-    return r;
-  };
-  if (sub) {
-    Kokkos::LayoutStride l;
-    for (int d = 0; d < R; ++d) {
-      l.dimension[d] = static_cast<std::size_t>(ext[d]);
-      l.stride[d] = static_cast<std::size_t>(sub->strides[d]);
-    }
-    return run(W(a, l));
+    throw std::logic_error("the seeds' kernels take rank-3 views");  // run_case selects them so
   }
-  return run(make_view<V>(a, ext, std::make_index_sequence<R>{}));
+  const auto in = support::strided_view_of<R, Mem>(
+      a, ext, sub ? sub->strides : support::contiguous_strides(ext, left));
+  const auto out =
+      support::strided_view_of<R, Mem>(b, oext, support::contiguous_strides(oext, left));
+  using P = PermutePlan<Exec, T>;
+  auto plan = std::make_shared<P>(exec, in, out, perm, std::get<PermuteVariant>(v), opts);
+  PlanRun r{[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); },
+            std::string(to_string(plan->method())), plan->fused_shape().to_string(),
+            plan->skew(), plan->pack_width(), "", 0};
+  if (plan->method() == PermuteMethod::tiled) {
+    const impl::TiledLayout& L = plan->tiled_layout();
+    r.box = std::to_string(L.box[impl::load_rows]) + "x" + std::to_string(L.box[impl::load_cols]);
+    r.threads = plan->tiled_team_size();
+  }
+  return r;
 }
 
 /// --sub: copies the contiguous input a into the window of the parent p, so
 /// that window element idx holds what a holds at idx (the check is unchanged).
 /// The copy is the library's compiled permute by the identity, not
 /// Kokkos::deep_copy, which would instantiate copy kernels here for every
-/// rank, layout and type of the tool (most of this file's build time).
-template <class Exec, class T, int R, class Layout>
-void fill_window(const Exec& exec, const T* a, T* p, const std::vector<index_t>& ext,
+/// rank, layout and type of the tool; its views are make_run's.
+template <class Exec, class T, int R>
+void fill_window(const Exec& exec, T* a, T* p, const std::vector<index_t>& ext, bool left,
                  const SubWindow& sub) {
   using Mem = typename Exec::memory_space;
-  using V = ViewOf<const T, R, Layout, Mem>;
-  using W = ViewOf<T, R, Kokkos::LayoutStride, Mem>;
-  Kokkos::LayoutStride l;
-  for (int d = 0; d < R; ++d) {
-    l.dimension[d] = static_cast<std::size_t>(ext[d]);
-    l.stride[d] = static_cast<std::size_t>(sub.strides[d]);
-  }
   std::vector<int> identity(R);
   std::iota(identity.begin(), identity.end(), 0);
   PermuteOptions o;
   o.label = "tilekit::tool::fill_window";
-  permute(exec, make_view<V>(a, ext, std::make_index_sequence<R>{}), W(p, l), identity,
-          T(1), T(0), PermuteVariant::fused, o);
+  permute(exec, support::strided_view_of<R, Mem>(a, ext, support::contiguous_strides(ext, left)),
+          support::strided_view_of<R, Mem>(p, ext, sub.strides), identity, T(1), T(0),
+          PermuteVariant::fused, o);
 }
 
 }  // namespace
@@ -172,17 +175,9 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   const bool sub = o.sub != "none";
   const SubWindow win = sub ? sub_window(o.sub, ext, left) : SubWindow{};
   Kokkos::View<T*, Mem> parent(Kokkos::view_alloc(exec, "tilekit::tool::parent"), win.size);
-  // fn(std::integral_constant<int, R>{}, Layout{}) for the shape's rank and layout.
-  auto with_shape = [&](auto&& fn) {
-    return support::with_layout(left, [&](auto layout) {
-      using L = decltype(layout);
-      return support::with_rank(R, [&](auto rank) { return fn(rank, L{}); });
-    });
-  };
   if (sub)
-    with_shape([&](auto rank, auto layout) {
-      fill_window<Exec, T, decltype(rank)::value, decltype(layout)>(exec, a.data(), parent.data(),
-                                                                    ext, win);
+    support::with_rank(R, [&](auto rank) {
+      fill_window<Exec, T, decltype(rank)::value>(exec, a.data(), parent.data(), ext, left, win);
     });
   T* const src = sub ? parent.data() : a.data();
   exec.fence();
@@ -218,9 +213,9 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   auto measure = [&](const std::string& name, const std::vector<int>& perm, const Variant& v,
                      double naive_ms) -> double {
     const SubWindow* w = sub ? &win : nullptr;
-    const PlanRun run = with_shape([&](auto rank, auto layout) {
-      return make_run<Exec, T, decltype(rank)::value, decltype(layout)>(
-          exec, src, b.data(), ext, perm, v, o.launch, o.alpha, o.beta, w);
+    const PlanRun run = support::with_rank(R, [&](auto rank) {
+      return make_run<Exec, T, decltype(rank)::value>(exec, src, b.data(), ext, left, perm, v,
+                                                      o.launch, o.alpha, o.beta, w);
     });
     Kokkos::deep_copy(exec, b, static_cast<T>(-7));
     run.execute();

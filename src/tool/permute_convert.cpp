@@ -54,19 +54,21 @@ bool is_pair(const std::string& in, const std::string& out, bool conj) {
          P::conj == (conj && is_complex_name(in));
 }
 
-/// The pair's plan over raw buffers viewed with the shape's rank and layout.
-template <class Exec, class P, int R, class Layout>
+/// The pair's plan over raw buffers: LayoutStride views with the strides of
+/// the layout, one view type per rank for both layouts (cmd_permute.cpp's
+/// make_run says why and what the plan makes of them).
+template <class Exec, class P, int R>
 std::function<void()> make_convert_run(const Exec& exec, const typename P::in* a,
                                        typename P::out* b, const std::vector<index_t>& ext,
-                                       const std::vector<int>& perm, const PermuteArgs& o,
-                                       PermuteMethod& method, std::string& fused) {
+                                       bool left, const std::vector<int>& perm,
+                                       const PermuteArgs& o, PermuteMethod& method,
+                                       std::string& fused) {
   using Mem = typename Exec::memory_space;
-  using VI = ViewOf<const typename P::in, R, Layout, Mem>;
-  using VO = ViewOf<typename P::out, R, Layout, Mem>;
   std::vector<index_t> oext(R);
   for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
-  const VI in = make_view<VI>(a, ext, std::make_index_sequence<R>{});
-  const VO out = make_view<VO>(b, oext, std::make_index_sequence<R>{});
+  const auto in = support::strided_view_of<R, Mem>(a, ext, support::contiguous_strides(ext, left));
+  const auto out =
+      support::strided_view_of<R, Mem>(b, oext, support::contiguous_strides(oext, left));
   auto plan = std::make_shared<PermutePlan<Exec, typename P::in, typename P::out, P::conj>>(
       exec, in, out, perm, PermuteVariant::fused, o.launch);
   method = plan->method();
@@ -158,12 +160,9 @@ bool run_convert_case(const PermuteArgs& o, const Exec& exec, const std::vector<
   for (const auto& perm : permutations(o, R)) {
     PermuteMethod method{};
     std::string fused;
-    const auto run = support::with_layout(left, [&](auto layout) {
-      using L = decltype(layout);
-      return support::with_rank(R, [&](auto rank) {
-        return make_convert_run<Exec, P, decltype(rank)::value, L>(exec, a.data(), b.data(), ext,
-                                                                   perm, o, method, fused);
-      });
+    const auto run = support::with_rank(R, [&](auto rank) {
+      return make_convert_run<Exec, P, decltype(rank)::value>(exec, a.data(), b.data(), ext,
+                                                              left, perm, o, method, fused);
     });
     Kokkos::deep_copy(exec, b, y0);
     run();

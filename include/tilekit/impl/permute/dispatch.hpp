@@ -106,13 +106,7 @@ class PermutePlan {
       out_strides_.push_back(static_cast<index_t>(out.stride(d)));
     }
     check(in, out);
-    shape_ = strided_ ? impl::strided_shape(extents_, perm_, in_strides_, out_strides_)
-                      : impl::row_major_shape(extents_, perm_, left_);
-    fused_ = impl::fuse(shape_);
-    resolve_config();
-    prepare();
-    plan_transpose(in.data(), out.data());
-    plan_interleave();
+    plan(in.data(), out.data());
   }
 
   /// The conjugating plan: Conjugate must be true (the deduction guides make
@@ -362,6 +356,13 @@ class PermutePlan {
            reinterpret_cast<std::uintptr_t>(out) % v == 0;
   }
 
+  /// The constructor's work once the views are checked (their rank, layout,
+  /// extents and strides are members by then): the shape, its fusion, the
+  /// launch shape and method. Not a member template, so that it compiles once
+  /// per plan type (in the library for its compiled plans), not once per view
+  /// type a program constructs a plan with.
+  void plan(const T* in, const TOut* out);
+
   /// The naive kernel on f (the variant's: the unfused shape; the fallback of
   /// strided views: the fused one), in input order: the output offset of each
   /// element, and its input offset when the input is not contiguous.
@@ -409,6 +410,17 @@ class PermutePlan {
   impl::InterleaveGeom interleave_{};  ///< the interleave method's (t = 0: none)
   std::string interleave_kernel_;      ///< its kernel's label
 };
+
+template <class ExecSpace, class T, class TOut, bool Conjugate>
+void PermutePlan<ExecSpace, T, TOut, Conjugate>::plan(const T* in, const TOut* out) {
+  shape_ = strided_ ? impl::strided_shape(extents_, perm_, in_strides_, out_strides_)
+                    : impl::row_major_shape(extents_, perm_, left_);
+  fused_ = impl::fuse(shape_);
+  resolve_config();
+  prepare();
+  plan_transpose(in, out);
+  plan_interleave();
+}
 
 // The input's and the output's value types; tilekit::conjugate gives the
 // conjugating plan.
