@@ -4,6 +4,7 @@
 // so they read long runs (which the prefetchers follow) and write whole rows.
 // docs/performance.md has the measurements behind each value.
 #include <tilekit/backends/primary.hpp>
+#include <tilekit/backends/vector_block.hpp>
 
 namespace tilekit::backends {
 template <class Exec>
@@ -28,6 +29,10 @@ struct HostTraits {
   /// prefetch the next row of micro-blocks (each short run starts cold).
   static constexpr int transpose_micro_edge = 8;
   static constexpr int transpose_prefetch_blocks = 1;
+  /// Where the compiler has vector registers (vector_block.hpp), tiles whose
+  /// output rows start on a line are transposed in registers straight from
+  /// the input to the output, 64-byte lines at a time, without the scratch.
+  static constexpr int transpose_vector_bytes = vector_bytes();
   /// Outputs past the last-level cache are streamed (no read of the lines).
   static constexpr long stream_min_bytes = 1L << 25;
   /// Tiles go down columns: a thread's writes continue the same rows.

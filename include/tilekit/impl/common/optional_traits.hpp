@@ -24,6 +24,9 @@ namespace tilekit::impl {
 
 /// The host path's micro-block edge (0: the scratch path, as on GPUs).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_micro_edge, 0)
+/// Bytes of the host's vector registers with which the transposes move
+/// blocks in registers (backends/vector_block.hpp; 0: the scalar micro-kernel).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_vector_bytes, 0)
 /// Outputs of at least this many bytes are streamed (0: never).
 TILEKIT_OPTIONAL_TRAIT(double, stream_min_bytes, 0)
 /// In place: row strides, in bytes, of a multiple of which the pair swap's
@@ -108,12 +111,14 @@ index_t tiles_wanted(int threads) {
   return static_cast<index_t>(tiles_per_thread<Exec>()) * (threads > 1 ? threads : 1);
 }
 
-/// Micro-block edge in elements on Exec: transpose_micro_edge (at least 2),
-/// or 0 where the backend keeps the scratch path.
+/// Micro-block edge in elements on Exec: transpose_micro_edge (at least 2,
+/// and at least the lanes of a vector block of T, which then tile it), or 0
+/// where the backend keeps the scratch path.
 template <class Exec, class T>
 constexpr int micro_edge() {
   constexpr int edge = transpose_micro_edge<Exec>();
-  return edge <= 0 ? 0 : edge < 2 ? 2 : edge;
+  constexpr int lanes = backends::block_lanes<transpose_vector_bytes<Exec>(), T>();
+  return edge <= 0 ? 0 : edge < lanes ? lanes : edge < 2 ? 2 : edge;
 }
 
 /// The backend's transpose_tile_rows where tiles of T in teams of the launch

@@ -359,8 +359,9 @@ TILEKIT_UNROLL
                       });
       else if (tr) {
         if constexpr (B > 0)  // s(c ld + r) = in(r, c)
-          micro_store_transposed_rows<B>([&](const int r) { return src + box.in_row(r); }, s.data(),
-                                         ld, g.count[load_rows], g.count[load_cols], tid, nt);
+          micro_store_transposed_rows<B, 0, transpose_vector_bytes<Exec>()>(
+              [&](const int r) { return src + box.in_row(r); }, s.data(), ld, g.count[load_rows],
+              g.count[load_cols], tid, nt);
       } else
         flat_move<K>(
             g.count[load_rows], g.count[load_cols], tid, nt,

@@ -30,7 +30,11 @@ struct TransposeNaive {
 /// team's N staging registers per work item (GPUs: many work items per team),
 /// the next tile's loads are issued before the current tile is stored, so
 /// loads stay in flight across the barriers. Otherwise (CPUs: a team is one
-/// thread), where the backend gives a micro-block edge, the tile is read into
+/// thread), where the backend gives vector registers (transpose_vector_bytes)
+/// and the tile's output rows allow it (direct_tile), the tile goes straight
+/// from the input to the output in blocks transposed in registers, whole
+/// output lines at a time, without scratch (transpose_direct); else, where
+/// the backend gives a micro-block edge, the tile is read into
 /// scratch already transposed, micro-block by micro-block, and written out as
 /// whole destination rows (streamed when the output is large), the teams
 /// walking the tiles down their columns so a thread's writes continue the
@@ -57,6 +61,7 @@ template <class Exec, class T, int K, int N>
 struct TransposeTiled {
   static constexpr int B = micro_edge<Exec, T>();
   static constexpr int PF = transpose_prefetch_blocks<Exec>();
+  static constexpr int VB = transpose_vector_bytes<Exec>();
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Tile = ScratchTile<T, Exec>;
 
@@ -174,10 +179,14 @@ struct TransposeTiled {
     for (; t < ntiles; t += team.league_size()) {
       const Geom g = geom(t);
       const bool staged = stage_fits(N, g.nr, g.nc, nt);
+      const bool direct = !staged && direct_tile<Exec>(dst(g), ld_out, nt, stream);
       if (staged)
         stage_commit(v, s, g.nr, g.nc, tid, nt);
-      else if constexpr (B > 0)  // transposed on the way in: s(c, r) = in(r, c)
-        micro_store_transposed<B, PF>(src(g), ld_in, s.data(),
+      else if (direct) {  // in registers, straight to the output: no scratch
+        if constexpr (vector_lanes<Exec, T>() > 0)
+          transpose_direct<VB>(src(g), ld_in, dst(g), ld_out, g.nr, g.nc, stream);
+      } else if constexpr (B > 0)  // transposed on the way in: s(c, r) = in(r, c)
+        micro_store_transposed<B, PF, VB>(src(g), ld_in, s.data(),
                                       static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt,
                                       rows_below(g));
       else
@@ -193,7 +202,8 @@ struct TransposeTiled {
         store_skewed(s, g, tid, nt);
       else if (staged)
         stage_store_transposed(s, dst(g), ld_out, g.nr, g.nc, tid, nt);
-      else if constexpr (B > 0)  // whole destination rows, one contiguous run each
+      else if (direct) {  // written already
+      } else if constexpr (B > 0)  // whole destination rows, one contiguous run each
         store_tile_rows(s, dst(g), ld_out, g.nc, g.nr, tid, nt, stream);
       else
         flat_store_transposed<K>(s, dst(g), ld_out, g.nr, g.nc, tid, nt);
