@@ -15,22 +15,25 @@
 # Sets TILEKIT_ETI_PAIRS (the X-macro list of config.hpp) and
 # TILEKIT_ETI_SOURCES (the generated units).
 option(TILEKIT_ETI "Compile the kernels of the common space x type pairs into the tilekit library" ON)
-set(TILEKIT_ETI_TYPES "float;double;int32;int64;half;bhalf;cfloat;cdouble" CACHE STRING
-    "Element types compiled into the library (TILEKIT_ETI): float double int32 int64 half bhalf cfloat cdouble")
+set(TILEKIT_ETI_TYPES "float;double;int32;int64;half;bhalf;cfloat;cdouble;uint8;uint16"
+    CACHE STRING "Element types compiled into the library (TILEKIT_ETI): float double int32 int64 \
+half bhalf cfloat cdouble, and the move-only int8 uint8 int16 uint16 uint32 uint64 bool")
 # The converting permutes (and transposes) compiled, input:output: the tool's
 # (src/tool/permute_convert.cpp). Others instantiate from the headers.
 set(TILEKIT_ETI_CONVERSIONS "float:double;double:float;int32:float;float:half;half:float;float:bhalf;bhalf:float"
     CACHE STRING "Converting permutes compiled into the library (TILEKIT_ETI), input:output type words")
 
 # The families with compiled instances, and the categories of types each
-# takes (INTEGER, FLOATING: float, double and the 2-byte floats, COMPLEX):
+# takes (INTEGER: int32, int64; FLOATING: float, double and the 2-byte floats;
+# COMPLEX; MOVE: the types that are moved, not reduced: 1- and 2-byte
+# integers, unsigned ones, bool):
 # include/tilekit/impl/<family>/definitions.hpp defines, for each category it
 # takes, TILEKIT_ETI_INSTANTIATE_<FAMILY>_<CATEGORY>(Space, Type). A family
 # that takes only some types of its categories lists them
 # (TILEKIT_ETI_<family>_WORDS): its pairs are config.hpp's TILEKIT_ETI_PAIRS_<FAMILY>.
 set(TILEKIT_ETI_FAMILIES transpose permute reduce cmm)
-set(TILEKIT_ETI_transpose_CATEGORIES INTEGER FLOATING COMPLEX)
-set(TILEKIT_ETI_permute_CATEGORIES INTEGER FLOATING COMPLEX)
+set(TILEKIT_ETI_transpose_CATEGORIES INTEGER FLOATING COMPLEX MOVE)
+set(TILEKIT_ETI_permute_CATEGORIES INTEGER FLOATING COMPLEX MOVE)
 set(TILEKIT_ETI_reduce_CATEGORIES INTEGER FLOATING)
 set(TILEKIT_ETI_cmm_CATEGORIES FLOATING)
 set(TILEKIT_ETI_cmm_WORDS float double)
@@ -50,6 +53,22 @@ function(tilekit_eti_type_word word out_type out_category out_guard)
   elseif(word STREQUAL "int64")
     set(t "std::int64_t")
     set(category INTEGER)
+  elseif(word MATCHES "^(u?)int(8|16|32|64)$")
+    # The move-only integers (int32 and int64 are INTEGER above: reduced too).
+    # The kernels move bits, so one type per size serves every type of that
+    # size in programs that map their moves onto it (the Python module: uint8
+    # and uint16, the default list's, and int32 and int64 for 4 and 8 bytes);
+    # a program moving another of them itself instantiates it from the
+    # headers unless it is listed here.
+    if(CMAKE_MATCH_1 STREQUAL "u")
+      set(t "std::uint${CMAKE_MATCH_2}_t")
+    else()
+      set(t "std::int${CMAKE_MATCH_2}_t")
+    endif()
+    set(category MOVE)
+  elseif(word STREQUAL "bool")
+    set(t "bool")
+    set(category MOVE)
   elseif(word STREQUAL "half")
     set(t "Kokkos::Experimental::half_t")
     set(guard TILEKIT_ETI_IF_HALF)
@@ -64,7 +83,7 @@ function(tilekit_eti_type_word word out_type out_category out_guard)
     set(category COMPLEX)
   else()
     message(FATAL_ERROR "TILEKIT_ETI_TYPES: unknown type '${word}' "
-                        "(float double int32 int64 half bhalf cfloat cdouble)")
+                        "(float double int32 int64 half bhalf cfloat cdouble int8 uint8 int16 uint16 uint32 uint64 bool)")
   endif()
   set(${out_type} "${t}" PARENT_SCOPE)
   set(${out_category} "${category}" PARENT_SCOPE)
@@ -93,7 +112,7 @@ macro(_tilekit_eti_unit family group word inst)
 endmacro()
 
 set(TILEKIT_ETI_SOURCES "")
-foreach(category INTEGER FLOATING COMPLEX CMM CONVERT)
+foreach(category INTEGER FLOATING COMPLEX MOVE CMM CONVERT)
   set(TILEKIT_ETI_PAIRS_${category} "")
 endforeach()
 if(TILEKIT_ETI)
@@ -170,7 +189,7 @@ if(TILEKIT_ETI)
 ${_eti_text_${unit}}" @ONLY)
     list(APPEND TILEKIT_ETI_SOURCES "${PROJECT_BINARY_DIR}/eti/${unit}.cpp")
   endforeach()
-  foreach(category INTEGER FLOATING COMPLEX CMM CONVERT)
+  foreach(category INTEGER FLOATING COMPLEX MOVE CMM CONVERT)
     string(STRIP "${TILEKIT_ETI_PAIRS_${category}}" TILEKIT_ETI_PAIRS_${category})
   endforeach()
   list(JOIN TILEKIT_ETI_TYPES " " TILEKIT_ETI_TYPES_STRING)

@@ -34,6 +34,8 @@ set(_tilekit_cpp_cfloat "Kokkos::complex<float>")
 set(_tilekit_cpp_cdouble "Kokkos::complex<double>")
 set(_tilekit_cpp_half "Kokkos::Experimental::half_t")
 set(_tilekit_cpp_bhalf "Kokkos::Experimental::bhalf_t")
+set(_tilekit_cpp_uint8 "std::uint8_t")
+set(_tilekit_cpp_uint16 "std::uint16_t")
 
 # The spaces: TILEKIT_SPACE_LIST (cmake/TilekitSpaces.cmake), C++ types.
 set(_tilekit_space_SERIAL "Kokkos::Serial")

@@ -97,6 +97,8 @@ TEST(FuzzCases, BadLinesAreRejectedWithTheField) {
   rejects("op=transpose variant=tiled type=float shape=2,x", "integer");
   rejects("op=transpose variant=tiled type=float shape=2,3 color=red", "unknown key");
   rejects("variant=tiled type=float shape=2,3", "required");
+  rejects("op=permute variant=simple type=uint8 shape=2,3,4 perm=0,1,2", "fused and naive");
+  rejects("op=permute variant=fused type=uint16 shape=2 perm=0 alpha=2", "moved");
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "strided_windows.hpp"
+#include "permutations.hpp"
 #include "test_helpers.hpp"
 
 namespace {
@@ -71,15 +72,6 @@ PermuteMethod check(const Ext& e, const std::vector<int>& perm, const Win& wi, c
       ADD_FAILURE() << what << ": parent element " << k << " outside the window written";
   EXPECT_EQ(bad, 0) << what;
   return plan.method();
-}
-
-std::vector<std::vector<int>> all_perms(int r) {
-  std::vector<int> p(r);
-  std::iota(p.begin(), p.end(), 0);
-  std::vector<std::vector<int>> out;
-  do out.push_back(p);
-  while (std::next_permutation(p.begin(), p.end()));
-  return out;
 }
 
 TYPED_TEST(PermuteStrided, EveryRank3PermutationOfWindows) {

@@ -57,10 +57,13 @@ inline void require_same(const Array& a, const Array& out, const char* where) {
                 device_string(out));
 }
 
+/// Disjoint address ranges (strided arrays: from their lowest to their
+/// highest element, so interleaved views of one array count as sharing).
 inline void require_disjoint(const Array& a, const Array& out, const char* where) {
   if (a.size() == 0 || out.size() == 0) return;
-  const auto a0 = reinterpret_cast<std::uintptr_t>(a.data), o0 = reinterpret_cast<std::uintptr_t>(out.data);
-  if (a0 < o0 + out.bytes() && o0 < a0 + a.bytes())
+  const auto [a0, a1] = a.extent_bytes();
+  const auto [o0, o1] = out.extent_bytes();
+  if (a0 < o1 && o0 < a1)
     value_error(std::string(where) + ": out shares memory with the input; pass a separate array "
                 "(or use transpose_inplace for a square matrix)");
 }
@@ -68,7 +71,7 @@ inline void require_disjoint(const Array& a, const Array& out, const char* where
 inline Array permuted(const Array& a, const std::vector<int>& axes) {
   Array o = a;
   for (int d = 0; d < a.ndim; ++d) o.shape[d] = a.shape[axes[d]];
-  o.fortran = false;
+  o.set_contiguous(false);
   return o;
 }
 
@@ -80,9 +83,18 @@ inline void require_shape(const Array& out, const Array& want, const char* where
                 shape_string(want));
 }
 
-/// alpha, beta representable in the array's type.
+/// alpha, beta representable in the array's type; other than 1 and 0 only
+/// for the dtypes that scale (dtype_scales: the move-only ones are moved).
 inline std::complex<double> check_scalar(std::complex<double> z, Dtype t, const char* what,
                                   const char* where) {
+  const bool identity = z == (std::string(what) == "alpha" ? 1.0 : 0.0);
+  if (!identity && !dtype_scales(t))
+    throw py::type_error(std::string("tilekit: ") + where + ": " + what + " is " +
+                         (std::string(what) == "alpha" ? "not 1" : "not 0") + "; " +
+                         dtype_name(t) + " arrays are moved only (alpha = 1, beta = 0): alpha "
+                         "and beta take int32, int64, float32, float64, complex64, complex128" +
+                         (dtype_scales(Dtype::float16) ? ", float16 and bfloat16" : "") +
+                         " arrays");
   const bool complex = t == Dtype::complex64 || t == Dtype::complex128;
   const bool integral = t == Dtype::int32 || t == Dtype::int64;
   if (!complex && z.imag() != 0)
@@ -97,6 +109,17 @@ inline std::complex<double> check_scalar(std::complex<double> z, Dtype t, const 
 inline std::optional<Stream> stream_of(py::object s) {
   if (s.is_none()) return std::nullopt;
   return s.cast<Stream>();
+}
+
+/// Arrays that must be contiguous (C or F order) for an operation.
+inline void require_contiguous(const Array& a, const char* name, const char* where) {
+  if (!a.strided) return;
+  std::string st;
+  for (int d = 0; d < a.ndim; ++d) st += (d ? ", " : "") + std::to_string(a.strides[d]);
+  value_error(std::string(where) + ": " + name + " with shape " + shape_string(a) +
+              " and element strides (" + st + ") is not contiguous; " + where +
+              " takes C- or F-contiguous arrays (permute and transpose take strided ones): "
+              "numpy.ascontiguousarray(x), x.contiguous() or cupy.ascontiguousarray(x) make one");
 }
 
 /// The stream the Kokkos work runs on: the caller's on CUDA, none on the host.

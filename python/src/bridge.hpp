@@ -11,13 +11,24 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tilekit::python {
 
 inline constexpr int max_rank = 8;
 
-enum class Dtype { int32, int64, float32, float64, complex64, complex128 };
+/// The arithmetic types first (alpha, beta, reductions: the order of
+/// support::ElementTypes), then the move-only ones (NumPy's bool_, 1- and
+/// 2-byte integers, unsigned ones, the 2-byte floats): their moves run the
+/// library's kernels of the unsigned type of their size (the kernels move
+/// bits); float16 and bfloat16 also scale where Kokkos has half_t and bhalf_t
+/// as types of their own (CUDA builds).
+enum class Dtype {
+  int32, int64, float32, float64, complex64, complex128,
+  bool_, int8, uint8, int16, uint16, uint32, uint64, float16, bfloat16
+};
+inline constexpr int dtype_count = 15;
 enum class Device { host, cuda };
 
 const char* dtype_name(Dtype d);
@@ -26,8 +37,14 @@ std::size_t dtype_size(Dtype d);
 /// aligned to its size).
 std::size_t dtype_align(Dtype d);
 
-/// A contiguous array: C order (row-major), or F order (column-major) when
-/// `fortran` is set. Extents of rank < 8 in shape[0..ndim).
+/// Whether a dtype is one of the arithmetic ones (int32 ... complex128).
+inline bool dtype_arithmetic(Dtype d) { return static_cast<int>(d) <= static_cast<int>(Dtype::complex128); }
+
+/// An array: extents in shape[0..ndim) and element strides in
+/// strides[0..ndim) (any signs; always set). C order (row-major) or F order
+/// (column-major, `fortran`) when contiguous, the kernels' fast path of
+/// row-major views; otherwise `strided` (a window of a larger array, views
+/// with steps, reversed axes), which the plans take as Kokkos::LayoutStride.
 struct Array {
   void* data = nullptr;
   Dtype dtype = Dtype::float32;
@@ -35,7 +52,21 @@ struct Array {
   int device_id = 0;
   int ndim = 0;
   std::array<std::int64_t, max_rank> shape{};
+  std::array<std::int64_t, max_rank> strides{};
   bool fortran = false;
+  bool strided = false;
+
+  /// Sets C-order (or, with f, F-order) strides of the extents.
+  void set_contiguous(bool f) {
+    fortran = f;
+    strided = false;
+    std::int64_t s = 1;
+    for (int k = 0; k < ndim; ++k) {
+      const int d = f ? k : ndim - 1 - k;
+      strides[d] = s;
+      s *= shape[d];
+    }
+  }
 
   std::int64_t size() const {
     std::int64_t n = 1;
@@ -43,6 +74,16 @@ struct Array {
     return n;
   }
   std::size_t bytes() const { return static_cast<std::size_t>(size()) * dtype_size(dtype); }
+  /// The addresses the elements occupy, [first, last) in bytes (empty: data, data).
+  std::pair<std::uintptr_t, std::uintptr_t> extent_bytes() const {
+    const auto base = reinterpret_cast<std::uintptr_t>(data);
+    if (size() == 0) return {base, base};
+    std::int64_t lo = 0, hi = 0;
+    for (int d = 0; d < ndim; ++d)
+      (strides[d] < 0 ? lo : hi) += (shape[d] - 1) * strides[d];
+    const auto item = static_cast<std::int64_t>(dtype_size(dtype));
+    return {base + lo * item, base + (hi + 1) * item};
+  }
 };
 
 /// A cudaStream_t handle as an integer (0 is the legacy default stream);
@@ -102,11 +143,18 @@ class ReducePlan {
 };
 
 /// Plans, built for arrays like in/out (their data pointers are only
-/// compared, never read, while planning). `axes` as numpy.transpose.
+/// compared, never read, while planning; their strides are the plan's).
+/// `axes` as numpy.transpose. `scaled`: for alpha != 1 or beta != 0, which
+/// a move-only dtype takes only as float16/bfloat16 with Kokkos' own half_t
+/// and bhalf_t (module.cpp has refused the rest); its pure moves run the
+/// unsigned integer kernels of its size.
 std::unique_ptr<MovePlan> plan_permute(const Array& in, const Array& out,
-                                       const std::vector<int>& axes, Stream stream);
+                                       const std::vector<int>& axes, bool scaled, Stream stream);
 std::unique_ptr<MovePlan> plan_transpose(const Array& in, const Array& out, Stream stream);
 std::unique_ptr<MovePlan> plan_transpose_inplace(const Array& a, Stream stream);
+/// Whether alpha and beta can be taken for arrays of d (the arithmetic
+/// dtypes; float16 and bfloat16 where Kokkos has half_t and bhalf_t).
+bool dtype_scales(Dtype d);
 std::unique_ptr<ReducePlan> plan_reduce(const Array& a, ReduceOp op, Stream stream);
 
 /// A lock every call into Kokkos holds (plans, caches, launches).

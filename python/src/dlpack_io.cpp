@@ -2,6 +2,7 @@
 
 #include <pybind11/stl.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <utility>
@@ -13,12 +14,17 @@ namespace {
 [[noreturn]] void type_error(const std::string& m) { throw py::type_error("tilekit: " + m); }
 [[noreturn]] void value_error(const std::string& m) { throw py::value_error("tilekit: " + m); }
 
+// DLPack 0.8's boolean type code (PyTorch and CuPy export bool arrays with it;
+// the 0.6 header may not name it).
+constexpr std::uint8_t dl_bool = 6;
+
 std::string dl_dtype_string(DLDataType t) {
   const char* kind = t.code == kDLInt     ? "int"
                      : t.code == kDLUInt  ? "uint"
                      : t.code == kDLFloat ? "float"
                      : t.code == kDLBfloat ? "bfloat"
                      : t.code == kDLComplex ? "complex"
+                     : t.code == dl_bool ? "bool"
                                             : "code";
   std::string s = std::string(kind) + std::to_string(t.bits);
   if (t.code == kDLUInt && t.bits == 1) s = "bool";
@@ -26,35 +32,105 @@ std::string dl_dtype_string(DLDataType t) {
   return s;
 }
 
+constexpr const char* taken_dtypes =
+    "tilekit takes bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, "
+    "bfloat16, float32, float64, complex64 and complex128";
+
 Dtype to_dtype(DLDataType t, const char* name) {
   if (t.lanes == 1) {
+    if (t.code == kDLInt && t.bits == 8) return Dtype::int8;
+    if (t.code == kDLInt && t.bits == 16) return Dtype::int16;
     if (t.code == kDLInt && t.bits == 32) return Dtype::int32;
     if (t.code == kDLInt && t.bits == 64) return Dtype::int64;
+    if (t.code == kDLUInt && t.bits == 8) return Dtype::uint8;
+    if (t.code == kDLUInt && t.bits == 16) return Dtype::uint16;
+    if (t.code == kDLUInt && t.bits == 32) return Dtype::uint32;
+    if (t.code == kDLUInt && t.bits == 64) return Dtype::uint64;
+    if (t.code == dl_bool && t.bits == 8) return Dtype::bool_;
+    if (t.code == kDLFloat && t.bits == 16) return Dtype::float16;
+    if (t.code == kDLBfloat && t.bits == 16) return Dtype::bfloat16;
     if (t.code == kDLFloat && t.bits == 32) return Dtype::float32;
     if (t.code == kDLFloat && t.bits == 64) return Dtype::float64;
     if (t.code == kDLComplex && t.bits == 64) return Dtype::complex64;
     if (t.code == kDLComplex && t.bits == 128) return Dtype::complex128;
   }
-  type_error(std::string(name) + " has dtype " + dl_dtype_string(t) +
-             "; tilekit takes int32, int64, float32, float64, complex64 and complex128");
+  type_error(std::string(name) + " has dtype " + dl_dtype_string(t) + "; " + taken_dtypes);
+}
+
+DLDataType dl_type_of(Dtype d) {
+  auto dl = [](std::uint8_t code, int bits) { return DLDataType{code, static_cast<std::uint8_t>(bits), 1}; };
+  switch (d) {
+    case Dtype::int32: return dl(kDLInt, 32);
+    case Dtype::int64: return dl(kDLInt, 64);
+    case Dtype::float32: return dl(kDLFloat, 32);
+    case Dtype::float64: return dl(kDLFloat, 64);
+    case Dtype::complex64: return dl(kDLComplex, 64);
+    case Dtype::complex128: return dl(kDLComplex, 128);
+    case Dtype::bool_: return dl(dl_bool, 8);
+    case Dtype::int8: return dl(kDLInt, 8);
+    case Dtype::uint8: return dl(kDLUInt, 8);
+    case Dtype::int16: return dl(kDLInt, 16);
+    case Dtype::uint16: return dl(kDLUInt, 16);
+    case Dtype::uint32: return dl(kDLUInt, 32);
+    case Dtype::uint64: return dl(kDLUInt, 64);
+    case Dtype::float16: return dl(kDLFloat, 16);
+    case Dtype::bfloat16: return dl(kDLBfloat, 16);
+  }
+  return dl(kDLUInt, 8);
+}
+
+/// The buffer protocol's struct format of a dtype (NumPy's; bfloat16 has
+/// none: tilekit/__init__.py passes NumPy's ml_dtypes.bfloat16 as uint16).
+const char* format_of(Dtype d) {
+  switch (d) {
+    case Dtype::int32: return "i";
+    case Dtype::int64: return "q";
+    case Dtype::float32: return "f";
+    case Dtype::float64: return "d";
+    case Dtype::complex64: return "Zf";
+    case Dtype::complex128: return "Zd";
+    case Dtype::bool_: return "?";
+    case Dtype::int8: return "b";
+    case Dtype::uint8: return "B";
+    case Dtype::int16: return "h";
+    case Dtype::uint16: return "H";
+    case Dtype::uint32: return "I";
+    case Dtype::uint64: return "Q";
+    case Dtype::float16: return "e";
+    case Dtype::bfloat16: return "H";
+  }
+  return "B";
 }
 
 /// struct format of the buffer protocol -> DLPack type (native byte order only).
 DLDataType format_dtype(const std::string& f, py::ssize_t itemsize, const char* name) {
   std::string c = f;
   if (!c.empty() && (c[0] == '@' || c[0] == '=' || c[0] == '<')) c = c.substr(1);
-  auto dl = [](uint8_t code, int bits) { return DLDataType{code, static_cast<uint8_t>(bits), 1}; };
-  if (c == "f") return dl(kDLFloat, 32);
-  if (c == "d") return dl(kDLFloat, 64);
-  if (c == "Zf") return dl(kDLComplex, 64);
-  if (c == "Zd") return dl(kDLComplex, 128);
-  if ((c == "i" || c == "l" || c == "q") && itemsize == 4) return dl(kDLInt, 32);
-  if ((c == "i" || c == "l" || c == "q") && itemsize == 8) return dl(kDLInt, 64);
-  type_error(std::string(name) + " has an unsupported dtype (buffer format '" + f +
-             "'); tilekit takes int32, int64, float32, float64, complex64 and complex128");
+  auto dl = [](uint8_t code, py::ssize_t bytes) {
+    return DLDataType{code, static_cast<uint8_t>(8 * bytes), 1};
+  };
+  if (c == "?" && itemsize == 1) return dl(dl_bool, 1);
+  if (c == "e" && itemsize == 2) return dl(kDLFloat, 2);
+  if (c == "f" || c == "d") return dl(kDLFloat, itemsize);
+  if (c == "Zf" || c == "Zd") return dl(kDLComplex, itemsize);
+  // C's integer letters: the size is the item size (l is 4 or 8 bytes).
+  if (c.size() == 1 && std::string("bhilq").find(c[0]) != std::string::npos) return dl(kDLInt, itemsize);
+  if (c.size() == 1 && std::string("BHILQ").find(c[0]) != std::string::npos) return dl(kDLUInt, itemsize);
+  type_error(std::string(name) + " has an unsupported dtype (buffer format '" + f + "'); " +
+             taken_dtypes);
 }
 
-/// Fills the layout of `a` from extents and element strides (null: C order).
+std::string strides_string(const std::int64_t* strides, int ndim) {
+  std::string st;
+  for (int d = 0; d < ndim; ++d) st += (d ? ", " : "") + std::to_string(strides[d]);
+  return "(" + st + (ndim == 1 ? ",)" : ")");
+}
+
+/// Fills the layout of `a` from extents and element strides (null: C order):
+/// C- or F-contiguous, or strided. The kernels take any strides whose
+/// elements are distinct (every axis of extent > 1 steps over all the axes of
+/// smaller step, as any view of a contiguous array does); negative ones are
+/// checked where an operation pairs the axes of its arrays (ops.hpp).
 void set_layout(Array& a, const std::int64_t* shape, const std::int64_t* strides, int ndim,
                 const char* name) {
   if (ndim > max_rank)
@@ -65,6 +141,7 @@ void set_layout(Array& a, const std::int64_t* shape, const std::int64_t* strides
     if (shape[d] < 0) value_error(std::string(name) + " has a negative extent");
     a.shape[d] = shape[d];
   }
+  a.set_contiguous(false);
   if (!strides || a.size() == 0) return;
   bool c = true, f = true;
   std::int64_t s = 1;
@@ -77,15 +154,36 @@ void set_layout(Array& a, const std::int64_t* shape, const std::int64_t* strides
     if (shape[d] != 1 && strides[d] != s) f = false;
     s *= shape[d];
   }
-  if (!c && !f) {
-    std::string st;
-    for (int d = 0; d < ndim; ++d) st += (d ? ", " : "") + std::to_string(strides[d]);
-    value_error(std::string(name) + " with shape " + shape_string(a) + " and element strides (" +
-                st + ") is not contiguous; tilekit's kernels take C- or F-contiguous arrays "
-                     "(numpy.ascontiguousarray(x), x.contiguous() or cupy.ascontiguousarray(x) "
-                     "make one)");
+  if (c) return;
+  if (f) return a.set_contiguous(true);
+  a.strided = true;
+  a.fortran = false;
+  for (int d = 0; d < ndim; ++d) a.strides[d] = shape[d] == 1 ? 1 : strides[d];
+  // Distinct elements (the library's rule): sorted by |stride|, each axis of
+  // extent > 1 steps past the last element the axes before it reach
+  // (broadcast views, stride 0, and overlapping as_strided windows do not).
+  std::array<int, max_rank> order{};
+  int k = 0;
+  for (int d = 0; d < ndim; ++d)
+    if (shape[d] > 1) order[k++] = d;
+  for (int i = 1; i < k; ++i)  // insertion sort by |stride| (rank <= 8)
+    for (int j = i; j > 0 && std::abs(strides[order[j]]) < std::abs(strides[order[j - 1]]); --j)
+      std::swap(order[j], order[j - 1]);
+  std::int64_t span = 1;
+  for (int i = 0; i < k; ++i) {
+    const int d = order[i];
+    if (std::abs(strides[d]) < span) {
+      const std::string why = strides[d] == 0
+                                  ? " repeats elements along axis " + std::to_string(d) +
+                                        " (stride 0: a broadcast view)"
+                                  : " has overlapping axes (axis " + std::to_string(d) + ")";
+      value_error(std::string(name) + " with shape " + shape_string(a) + " and element strides " +
+                  strides_string(strides, ndim) + why +
+                  "; tilekit takes arrays whose elements are distinct: "
+                  "numpy.ascontiguousarray(x), x.contiguous() or cupy.ascontiguousarray(x) make one");
+    }
+    span += (shape[d] - 1) * std::abs(strides[d]);
   }
-  a.fortran = !c;
 }
 
 void check_alignment(const Array& a, const char* name) {
@@ -165,9 +263,11 @@ Consumed Consumed::take(py::handle obj, const char* name, std::optional<Stream> 
       try {
         capsule = obj.attr("__dlpack__")();
       } catch (py::error_already_set& e) {
-        // NumPy refuses to export read-only arrays through DLPack 0.6.
+        // NumPy refuses to export read-only arrays, and bool ones, through
+        // DLPack 0.6: the buffer protocol gives the same memory.
         if (!e.matches(PyExc_BufferError) || !PyObject_CheckBuffer(obj.ptr())) throw;
-        if (writable)
+        const py::object flags = py::getattr(obj, "flags", py::none());
+        if (writable && !flags.is_none() && !py::getattr(flags, "writeable", py::bool_(true)).cast<bool>())
           value_error(std::string(name) + " is read-only (" + std::string(py::str(e.value())) +
                       ")");
       }
@@ -192,8 +292,16 @@ Consumed Consumed::take(py::handle obj, const char* name, std::optional<Stream> 
     a.data = static_cast<char*>(t.data) + t.byte_offset;
     set_layout(a, t.shape, t.strides, t.ndim, name);
   } else {
-    c.buffer_ = std::make_unique<py::buffer_info>(
-        py::reinterpret_borrow<py::buffer>(obj).request(writable));
+    try {
+      c.buffer_ = std::make_unique<py::buffer_info>(
+          py::reinterpret_borrow<py::buffer>(obj).request(writable));
+    } catch (py::error_already_set& e) {
+      // Neither DLPack nor the buffer protocol: a dtype that neither carries
+      // (NumPy's datetime64, strings, objects).
+      if (!has_dlpack || !py::hasattr(obj, "dtype")) throw;
+      type_error(std::string(name) + " has dtype " + std::string(py::str(obj.attr("dtype"))) +
+                 " (" + std::string(py::str(e.value())) + "); " + taken_dtypes);
+    }
     const py::buffer_info& b = *c.buffer_;
     Array& a = c.array;
     a.dtype = to_dtype(format_dtype(b.format, b.itemsize, name), name);
@@ -218,7 +326,7 @@ Consumed Consumed::take(py::handle obj, const char* name, std::optional<Stream> 
 
 // ------------------------------------------------------------------ Buffer
 Buffer::Buffer(Array shape_like, Stream stream) : array_(shape_like), stream_(stream) {
-  array_.fortran = false;
+  array_.set_contiguous(false);
   {
     py::gil_scoped_release nogil;
     allocation_ = allocate(array_.device, std::max<std::size_t>(array_.bytes(), 16), stream_);
@@ -233,7 +341,6 @@ Buffer::~Buffer() {
 py::buffer_info Buffer::buffer_info() {
   if (array_.device != Device::host || !allocation_)
     throw py::buffer_error("tilekit: only host outputs that were not exported are buffers");
-  static const char* formats[] = {"i", "q", "f", "d", "Zf", "Zd"};
   const auto item = static_cast<py::ssize_t>(dtype_size(array_.dtype));
   std::vector<py::ssize_t> shape(array_.ndim), strides(array_.ndim);
   py::ssize_t s = item;
@@ -242,7 +349,7 @@ py::buffer_info Buffer::buffer_info() {
     strides[d] = s;
     s *= array_.shape[d];
   }
-  return py::buffer_info(array_.data, item, formats[static_cast<int>(array_.dtype)], array_.ndim,
+  return py::buffer_info(array_.data, item, format_of(array_.dtype), array_.ndim,
                          shape, strides, /*readonly=*/false);
 }
 
@@ -277,10 +384,7 @@ py::capsule Buffer::dlpack(py::object stream, py::object max_version, py::object
   t.data = array_.data;
   t.device = {array_.device == Device::host ? kDLCPU : kDLCUDA, array_.device_id};
   t.ndim = array_.ndim;
-  static constexpr DLDataType types[] = {{kDLInt, 32, 1},   {kDLInt, 64, 1},
-                                         {kDLFloat, 32, 1}, {kDLFloat, 64, 1},
-                                         {kDLComplex, 64, 1}, {kDLComplex, 128, 1}};
-  t.dtype = types[static_cast<int>(array_.dtype)];
+  t.dtype = dl_type_of(array_.dtype);
   t.shape = e->shape.data();
   t.strides = e->strides.data();
   t.byte_offset = 0;

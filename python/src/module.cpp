@@ -71,8 +71,9 @@ py::object permute(py::object a_obj, py::object axes_obj, py::object out_obj, st
   take_output(a, out_obj, want, stream, where, buffer, out);
   const Stream s = exec_stream(a.array, stream);
   const Array in = a.array, o = out.array;
-  run_move(key_of("permute", in, &o, axes, s), [&] { return plan_permute(in, o, axes, s); },
-           in.data, o.data, alpha, beta);
+  const bool scaled = alpha != 1.0 || beta != 0.0;
+  run_move(key_of("permute", in, &o, axes, s, scaled),
+           [&] { return plan_permute(in, o, axes, scaled, s); }, in.data, o.data, alpha, beta);
   if (buffer) return py::cast(std::move(buffer));
   return py::none();
 }
@@ -104,6 +105,7 @@ bool transpose_inplace(py::object a_obj, py::object stream_obj) {
   const Array& x = a.array;
   if (x.ndim != 2)
     value_error("transpose_inplace: needs a matrix (2-D array), got shape " + shape_string(x));
+  require_contiguous(x, "a", "transpose_inplace");
   const Stream s = exec_stream(x, stream);
   run_move(key_of("transpose_inplace", x, nullptr, {}, s),
            [&] { return plan_transpose_inplace(x, s); }, x.data, nullptr, 1.0, 0.0);
@@ -126,9 +128,11 @@ py::object reduce(py::object a_obj, const std::string& op_name, py::object strea
   const ReduceOp op = reduce_op(op_name);
   Consumed a = Consumed::take(a_obj, "a", stream, false);
   const Array& x = a.array;
-  if (x.dtype == Dtype::complex64 || x.dtype == Dtype::complex128)
+  if (x.dtype != Dtype::int32 && x.dtype != Dtype::int64 && x.dtype != Dtype::float32 &&
+      x.dtype != Dtype::float64)
     throw py::type_error(std::string("tilekit: reduce: ") + dtype_name(x.dtype) +
                          " arrays are not supported (int32, int64, float32, float64)");
+  require_contiguous(x, "a", "reduce");
   if (op == ReduceOp::sum_compensated && (x.dtype == Dtype::int32 || x.dtype == Dtype::int64))
     throw py::type_error(std::string("tilekit: reduce: sum_compensated is for float32 and float64 "
                                      "(integer sums are exact), got ") + dtype_name(x.dtype));
@@ -181,13 +185,15 @@ class PermutePlanObject final : public Finalizable {
       out_ = out.array;
     } else {
       // Planning compares pointers only: one past the input stands for an output.
-      out_.data = static_cast<char*>(in_.data) + in_.bytes();
+      out_.data = reinterpret_cast<void*>(in_.extent_bytes().second);
     }
     const Stream s = exec_stream(in_, stream_);
     py::gil_scoped_release nogil;
     Lock l;
     initialize();
-    plan_ = plan_permute(in_, out_, axes_, s);
+    // Planned for any alpha and beta (a move-only dtype's: moves; float16 and
+    // bfloat16 on a build with their own types: the arithmetic plan).
+    plan_ = plan_permute(in_, out_, axes_, dtype_scales(in_.dtype), s);
   }
 
   py::object execute(py::object a_obj, py::object out_obj, std::complex<double> alpha,
@@ -200,7 +206,9 @@ class PermutePlanObject final : public Finalizable {
     std::unique_ptr<Buffer> buffer;
     Consumed out;
     if (out_obj.is_none()) {
-      if (out_.fortran) value_error("PermutePlan.execute: the plan was made for an F-ordered out=; pass one");
+      if (out_.fortran || out_.strided)
+        value_error(std::string("PermutePlan.execute: the plan was made for ") +
+                    (out_.strided ? "a strided" : "an F-ordered") + " out=; pass one");
       if (beta != 0.0) value_error("PermutePlan.execute: beta != 0 needs out= (the output is read)");
       buffer = std::make_unique<Buffer>(out_, exec_stream(in_, stream_));
       out.array = buffer->array();
@@ -240,9 +248,16 @@ class PermutePlanObject final : public Finalizable {
     bool ok = x.ndim == planned.ndim;
     for (int d = 0; ok && d < x.ndim; ++d) ok = x.shape[d] == planned.shape[d];
     if (!ok) value_error(n + " has shape " + shape_string(x) + ", the plan " + shape_string(planned));
-    if (x.size() > 0 && x.fortran != planned.fortran)
-      value_error(n + " is " + (x.fortran ? "F" : "C") + "-ordered, the plan's " +
-                  (planned.fortran ? "F" : "C") + "-ordered");
+    auto order = [](const Array& a) {
+      return a.strided ? std::string("strided") : std::string(a.fortran ? "F" : "C") + "-ordered";
+    };
+    if (x.size() > 0 && (x.fortran != planned.fortran || x.strided != planned.strided))
+      value_error(n + " is " + order(x) + ", the plan's " + order(planned));
+    for (int d = 0; x.size() > 0 && x.strided && d < x.ndim; ++d)
+      if (x.shape[d] > 1 && x.strides[d] != planned.strides[d])
+        value_error(n + " has element strides other than the plan's (axis " + std::to_string(d) +
+                    ": " + std::to_string(x.strides[d]) + ", planned " +
+                    std::to_string(planned.strides[d]) + ")");
   }
 
   std::optional<Stream> stream_;
@@ -306,6 +321,14 @@ PYBIND11_MODULE(_tilekit, m) {
   m.def("cuda_device", [] {
     py::gil_scoped_release nogil;
     return cuda_device();
+  });
+  m.def("scaled_dtypes", [] {
+    // The dtypes alpha and beta take: the arithmetic ones, and float16 and
+    // bfloat16 where Kokkos has half_t and bhalf_t (the others are moved).
+    std::vector<std::string> names;
+    for (int d = 0; d < dtype_count; ++d)
+      if (dtype_scales(static_cast<Dtype>(d))) names.push_back(dtype_name(static_cast<Dtype>(d)));
+    return names;
   });
   m.def("cached_plans", [] {
     py::gil_scoped_release nogil;

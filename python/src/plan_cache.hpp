@@ -46,12 +46,24 @@ class PlanCache final : public Finalizable {
   std::list<std::pair<std::string, std::unique_ptr<Plan>>> entries_;
 };
 
+/// What a plan depends on: the operation, dtype (and whether it scales),
+/// device, stream, shape, orders and, for strided arrays, the strides.
 inline std::string key_of(const char* op, const Array& in, const Array* out, const std::vector<int>& axes,
-                   Stream stream) {
+                   Stream stream, bool scaled = false) {
   std::ostringstream k;
-  k << op << '|' << static_cast<int>(in.dtype) << '|' << device_string(in) << '|' << stream << '|'
-    << shape_string(in) << (in.fortran ? 'F' : 'C');
-  if (out) k << (out->fortran ? 'F' : 'C');
+  auto layout = [&k](const Array& a) {
+    if (!a.strided) {
+      k << (a.fortran ? 'F' : 'C');
+      return;
+    }
+    k << 'S';
+    for (int d = 0; d < a.ndim; ++d) k << (d ? "," : "(") << a.strides[d];
+    k << ')';
+  };
+  k << op << '|' << static_cast<int>(in.dtype) << (scaled && !dtype_arithmetic(in.dtype) ? "s" : "") << '|' << device_string(in)
+    << '|' << stream << '|' << shape_string(in);
+  layout(in);
+  if (out) layout(*out);
   for (int v : axes) k << ',' << v;
   return k.str();
 }

@@ -37,22 +37,26 @@ bool finalized = false;
 }  // namespace
 
 // ------------------------------------------------------------------- dtypes
-const char* dtype_name(Dtype d) {
-  switch (d) {
-    case Dtype::int32: return "int32";
-    case Dtype::int64: return "int64";
-    case Dtype::float32: return "float32";
-    case Dtype::float64: return "float64";
-    case Dtype::complex64: return "complex64";
-    case Dtype::complex128: return "complex128";
-  }
-  return "?";
-}
-std::size_t dtype_size(Dtype d) {
-  return with_value_type(d, [](auto t) { return sizeof(t); });
-}
+namespace {
+struct DtypeInfo {
+  const char* name;
+  std::size_t size;  ///< also the alignment the kernels need (Kokkos::complex: its size)
+};
+constexpr DtypeInfo dtype_info[dtype_count] = {
+    {"int32", 4},  {"int64", 8},  {"float32", 4}, {"float64", 8},  {"complex64", 8},
+    {"complex128", 16}, {"bool", 1}, {"int8", 1}, {"uint8", 1},   {"int16", 2},
+    {"uint16", 2}, {"uint32", 4}, {"uint64", 8},  {"float16", 2}, {"bfloat16", 2}};
+}  // namespace
+
+const char* dtype_name(Dtype d) { return dtype_info[static_cast<int>(d)].name; }
+std::size_t dtype_size(Dtype d) { return dtype_info[static_cast<int>(d)].size; }
 std::size_t dtype_align(Dtype d) {
-  return with_value_type(d, [](auto t) { return alignof(decltype(t)); });
+  // The plans' C++ type's alignment (the move-only dtypes': their size).
+  return with_plan_type(d, dtype_scales(d), [](auto t) { return alignof(decltype(t)); });
+}
+bool dtype_scales(Dtype d) {
+  return dtype_arithmetic(d) || (d == Dtype::float16 && own_half) ||
+         (d == Dtype::bfloat16 && own_bhalf);
 }
 
 // ------------------------------------------------------------------ locking

@@ -9,6 +9,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace tilekit::python {
 
@@ -36,9 +37,21 @@ decltype(auto) with_exec(Device device, Stream stream, Fn&& fn) {
 #endif
 }
 
-/// Calls fn(T{}) with the C++ type of a dtype.
+/// Whether Kokkos has half_t and bhalf_t as types of their own (a host-only
+/// Kokkos makes them float: KOKKOS_HALF_T_IS_FLOAT).
+inline constexpr bool own_half = !std::is_same_v<Kokkos::Experimental::half_t, float>;
+inline constexpr bool own_bhalf = !std::is_same_v<Kokkos::Experimental::bhalf_t, float>;
+
+/// Calls fn(T{}) with the C++ type the plans of a dtype run on: an
+/// arithmetic dtype's own; for a move-only dtype an integer of its size whose
+/// kernels the library holds (the kernels move bits, so one compiled set per
+/// size serves every type of that size: uint8 and uint16, the library's MOVE
+/// types, cmake/TilekitETI.cmake; int32 and int64 for 4 and 8 bytes), or,
+/// `scaled` (alpha, beta), half_t and bhalf_t for float16 and bfloat16 where
+/// Kokkos has them (dtype_scales; module.cpp refuses alpha and beta for the
+/// others).
 template <class Fn>
-decltype(auto) with_value_type(Dtype d, Fn&& fn) {
+decltype(auto) with_plan_type(Dtype d, bool scaled, Fn&& fn) {
   switch (d) {
     case Dtype::int32: return fn(std::int32_t{});
     case Dtype::int64: return fn(std::int64_t{});
@@ -46,6 +59,21 @@ decltype(auto) with_value_type(Dtype d, Fn&& fn) {
     case Dtype::float64: return fn(double{});
     case Dtype::complex64: return fn(Kokkos::complex<float>{});
     case Dtype::complex128: return fn(Kokkos::complex<double>{});
+    case Dtype::float16:
+      if constexpr (own_half)
+        if (scaled) return fn(Kokkos::Experimental::half_t{});
+      return fn(std::uint16_t{});
+    case Dtype::bfloat16:
+      if constexpr (own_bhalf)
+        if (scaled) return fn(Kokkos::Experimental::bhalf_t{});
+      return fn(std::uint16_t{});
+    case Dtype::bool_:
+    case Dtype::int8:
+    case Dtype::uint8: return fn(std::uint8_t{});
+    case Dtype::int16:
+    case Dtype::uint16: return fn(std::uint16_t{});
+    case Dtype::uint32: return fn(std::int32_t{});
+    case Dtype::uint64: return fn(std::int64_t{});
   }
   throw std::invalid_argument("tilekit: unknown dtype");
 }

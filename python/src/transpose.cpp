@@ -1,7 +1,7 @@
 // tilekit.transpose and tilekit.transpose_inplace: the transpose family's
 // plans on row-major views. A transpose between arrays of different orders
 // (C in, F out, or the reverse) is a copy in memory: it goes to the permute
-// plan, which fuses it into one.
+// plan, which fuses it into one; so does a transpose of strided arrays.
 #include "ops.hpp"
 
 #include <tilekit/transpose.hpp>
@@ -72,10 +72,11 @@ class InplaceRun final : public MovePlan {
 }  // namespace
 
 std::unique_ptr<MovePlan> plan_transpose(const Array& in, const Array& out, Stream stream) {
+  if (in.strided || out.strided) return plan_permute(in, out, {1, 0}, false, stream);
   const RowMajorProblem p = row_major(in, out, {1, 0});
-  if (p.core() != std::vector<int>{1, 0}) return plan_row_major_permute(in, out, p, stream);
+  if (p.core() != std::vector<int>{1, 0}) return plan_row_major_permute(in, out, p, false, stream);
   return with_exec(in.device, stream, [&](const auto& exec) {
-    return with_value_type(in.dtype, [&](auto t) -> std::unique_ptr<MovePlan> {
+    return with_plan_type(in.dtype, false, [&](auto t) -> std::unique_ptr<MovePlan> {
       using Exec = std::decay_t<decltype(exec)>;
       return std::make_unique<TransposeRun<Exec, decltype(t)>>(exec, p.in[6], p.in[7], in.data,
                                                                 out.data);
@@ -88,7 +89,7 @@ std::unique_ptr<MovePlan> plan_transpose_inplace(const Array& a, Stream stream) 
   // place leaves the n x m F transpose (for a square one, the same motion).
   const auto m = static_cast<std::size_t>(a.shape[0]), n = static_cast<std::size_t>(a.shape[1]);
   return with_exec(a.device, stream, [&](const auto& exec) {
-    return with_value_type(a.dtype, [&](auto t) -> std::unique_ptr<MovePlan> {
+    return with_plan_type(a.dtype, false, [&](auto t) -> std::unique_ptr<MovePlan> {
       using Exec = std::decay_t<decltype(exec)>;
       return std::make_unique<InplaceRun<Exec, decltype(t)>>(exec, a.fortran ? n : m,
                                                              a.fortran ? m : n, a.data);

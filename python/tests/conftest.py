@@ -17,9 +17,15 @@ def values(shape, dtype, seed=0):
     return np.asarray(v).astype(dtype)
 
 
+def poison(dtype):
+    """A value no test writes, in dtype (12345, its low bits in 1-byte integers:
+    NumPy 2 refuses a Python integer out of a dtype's range)."""
+    return np.asarray(12345).astype(dtype)[()]
+
+
 def poisoned(shape, dtype, order="C"):
     """An output full of a value no test writes."""
-    return np.full(shape, 12345, dtype=dtype, order=order)
+    return np.full(shape, poison(dtype), dtype=dtype, order=order)
 
 
 @pytest.fixture(autouse=True, scope="session")

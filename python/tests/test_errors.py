@@ -18,10 +18,13 @@ def test_not_an_array():
         tilekit.reduce(3.0)
 
 
-@pytest.mark.parametrize("dtype", [np.float16, np.uint8, np.int16, np.bool_])
+@pytest.mark.parametrize("dtype", [np.longdouble, np.clongdouble, "datetime64[s]", "U3", object])
 def test_unsupported_dtypes(dtype):
+    x = np.zeros((3, 4), dtype)
+    if x.dtype in (np.float64, np.complex128):
+        pytest.skip("long double is double here")
     with pytest.raises(TypeError, match="dtype"):
-        tilekit.permute(np.zeros((3, 4), dtype), (1, 0))
+        tilekit.permute(x, (1, 0))
 
 
 def test_out_dtype_shape_order():
@@ -39,14 +42,16 @@ def test_out_dtype_shape_order():
 
 
 def test_non_contiguous():
+    # Strided views are taken (test_strided.py); the in-place transpose and
+    # the reduction take contiguous arrays only, and say so.
     a = values((6, 8), np.float64)
     with pytest.raises(ValueError, match="not contiguous"):
-        tilekit.permute(a[:, ::2], (1, 0))
+        tilekit.transpose_inplace(a[:, ::2])
     with pytest.raises(ValueError, match="not contiguous"):
-        tilekit.transpose(a[::2])
+        tilekit.reduce(a[::2])
     out = poisoned((16, 6), np.float64)
-    with pytest.raises(ValueError, match="out .* is not contiguous"):
-        tilekit.transpose(a, out=out[::2])
+    with pytest.raises(ValueError, match="shape"):
+        tilekit.transpose(a, out=out[::3])
     assert untouched(out)
     # A transposed view is F-contiguous: accepted, read in place.
     np.testing.assert_array_equal(tilekit.transpose(a.T), a)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tilekit
-from conftest import DTYPES, REAL_DTYPES, values
+from conftest import DTYPES, REAL_DTYPES, poison, values
 
 if "Cuda" not in tilekit.spaces():
     pytest.skip("tilekit was built without CUDA", allow_module_level=True)
@@ -34,7 +34,7 @@ class Torch:
         return x.cpu().numpy()
 
     def empty(self, shape, dtype):
-        return self.t.from_numpy(np.full(shape, 12345, dtype)).cuda()
+        return self.t.from_numpy(np.full(shape, poison(dtype), dtype)).cuda()
 
     def is_array(self, x):
         return isinstance(x, self.t.Tensor) and x.is_cuda
@@ -63,6 +63,10 @@ class Torch:
         free, total = self.t.cuda.mem_get_info()
         return total - free
 
+    def pool_used(self):
+        """Bytes in use in the framework's own allocator."""
+        return self.t.cuda.memory_allocated()
+
 
 class CuPy:
     name = "cupy"
@@ -85,7 +89,7 @@ class CuPy:
         return self.cp.asnumpy(x)
 
     def empty(self, shape, dtype):
-        return self.cp.full(shape, 12345, dtype)
+        return self.cp.full(shape, poison(dtype), dtype)
 
     def is_array(self, x):
         return isinstance(x, self.cp.ndarray)
@@ -113,6 +117,9 @@ class CuPy:
     def mem_used(self):
         free, total = self.cp.cuda.runtime.memGetInfo()
         return total - free
+
+    def pool_used(self):
+        return self.cp.get_default_memory_pool().used_bytes()
 
 
 @pytest.fixture(params=[Torch, CuPy], ids=["torch", "cupy"])
@@ -187,7 +194,7 @@ def test_errors(fw):
     with pytest.raises(ValueError, match="on cuda:.* and out on cpu"):
         tilekit.transpose(a, out=np.zeros((8, 6), np.float32))
     with pytest.raises(ValueError, match="not contiguous"):
-        tilekit.transpose(a[:, ::2])
+        tilekit.transpose_inplace(a[:, ::2])
     with pytest.raises(ValueError, match="shares memory"):
         tilekit.permute(a, (0, 1), out=a)
     with pytest.raises(TypeError, match="dtype"):
@@ -263,3 +270,92 @@ def test_stream_argument_and_handover(fw):
     c = b * 1                                      # default stream
     fw.synchronize()
     np.testing.assert_array_equal(fw.to_host(c), np.transpose(fw.to_host(src), axes))
+
+
+def test_strided_views(fw):
+    base_h = values((9, 10, 11, 12), np.float32)
+    base = fw.to_device(base_h)
+    for view in (lambda x: x[:, ::2, 1:, :], lambda x: x[1:8, 2:9, 3:10, 1:11],
+                 lambda x: x[::3, :, ::2, ::3]):
+        a, a_h = view(base), view(base_h)
+        for axes in [(3, 2, 1, 0), (0, 2, 3, 1), (1, 0, 3, 2), (0, 1, 2, 3)]:
+            np.testing.assert_array_equal(fw.to_host(tilekit.permute(a, axes)),
+                                          np.transpose(a_h, axes))
+    out_base = fw.empty((13, 12, 11, 10), np.float32)
+    out = out_base[1:, 2::2, :, 1:]         # (12, 5, 11, 9)
+    tilekit.permute(base[:, ::2, :, :], (3, 1, 2, 0), out=out)
+    want = np.full((13, 12, 11, 10), poison(np.float32), np.float32)
+    want[1:, 2::2, :, 1:] = np.transpose(base_h[:, ::2], (3, 1, 2, 0))
+    np.testing.assert_array_equal(fw.to_host(out_base), want)
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.uint32,
+                                   np.uint64, np.float16])
+def test_move_only_dtypes(fw, dtype):
+    rng = np.random.default_rng(1)
+    raw = rng.integers(0, 256, size=(17, 33, 24 * np.dtype(dtype).itemsize), dtype=np.uint8)
+    a_h = (raw % 2).astype(np.bool_) if dtype == np.bool_ else raw.view(dtype)
+    try:
+        a = fw.to_device(a_h)
+    except (TypeError, RuntimeError) as e:  # older PyTorch: no uint16, uint32, uint64
+        pytest.skip(f"{fw.name} takes no {np.dtype(dtype).name}: {e}")
+    u = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[np.dtype(dtype).itemsize]
+    for axes in itertools.permutations(range(3)):
+        b = tilekit.permute(a, axes)
+        np.testing.assert_array_equal(fw.to_host(b).view(u), np.transpose(a_h, axes).view(u))
+    img_h = rng.integers(0, 256, size=(2, 3, 64, 48), dtype=np.uint8)
+    hwc = tilekit.permute(fw.to_device(img_h), (0, 2, 3, 1))
+    np.testing.assert_array_equal(fw.to_host(hwc), np.transpose(img_h, (0, 2, 3, 1)))
+
+
+def test_torch_bfloat16():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device for torch")
+    bits = torch.randint(-2**15, 2**15, (16, 24, 40), dtype=torch.int16, device="cuda")
+    a = bits.view(torch.bfloat16)
+    b = tilekit.permute(a, (2, 0, 1))
+    assert b.dtype == torch.bfloat16
+    assert torch.equal(b.view(torch.int16), bits.permute(2, 0, 1).contiguous())
+    if "bfloat16" in tilekit.scaled_dtypes():
+        x = torch.arange(12, dtype=torch.bfloat16, device="cuda").reshape(3, 4)
+        out = torch.ones((4, 3), dtype=torch.bfloat16, device="cuda")
+        tilekit.permute(x, (1, 0), out=out, alpha=2, beta=1)
+        assert torch.equal(out, 2 * x.T + 1)
+
+
+def test_new_outputs_from_the_framework_allocator(fw):
+    a = fw.to_device(values((64, 128, 96), np.float32))
+    tilekit.permute(a, (2, 0, 1))  # plan made and cached
+    fw.synchronize()
+    before = fw.pool_used()
+    b = tilekit.permute(a, (2, 0, 1))
+    assert fw.pool_used() - before >= 64 * 128 * 96 * 4, "the output is not the framework's"
+    del b
+    c = tilekit.transpose(a[0])
+    assert fw.is_array(c) and fw.pool_used() - before >= 128 * 96 * 4
+
+
+def test_new_output_without_device_sync(fw):
+    # A call with a new output on stream s returns while a long kernel on the
+    # default stream, and the one before it on s, still run: the allocation
+    # (the framework's pool) and the call synchronise nothing.
+    shape, axes = (64, 128, 256), (2, 0, 1)
+    src = fw.to_device(values(shape, np.float32))
+    a = fw.empty(shape, np.float32)
+    s = fw.stream()
+    with fw.use(s):
+        tilekit.permute(a, axes)  # plan cached for s; the pool holds a block of this size
+    fw.synchronize()
+    fw.sleep()
+    default_busy = fw.event()
+    with fw.use(s):
+        fw.sleep()
+        a[...] = src
+        b = tilekit.permute(a, axes)
+        done = fw.event(s)
+    assert not fw.done(done), "tilekit waited for its stream"
+    assert not fw.done(default_busy), "a new output synchronised the device"
+    done.synchronize()
+    np.testing.assert_array_equal(fw.to_host(b), np.transpose(fw.to_host(src), axes))
+    fw.synchronize()

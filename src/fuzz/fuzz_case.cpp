@@ -62,15 +62,20 @@ std::string to_string(Op op) {
 }
 
 std::string to_string(Type t) {
-  static const char* const names[] = {"int32", "int64", "float", "double", "cfloat", "cdouble"};
+  static const char* const names[] = {"int32",  "int64",   "float", "double",
+                                      "cfloat", "cdouble", "uint8", "uint16"};
   return names[static_cast<int>(t)];
 }
+
+bool move_only(Type t) { return t == Type::uint8 || t == Type::uint16; }
 
 std::size_t size_of(Type t) {
   switch (t) {
     case Type::int32: case Type::float32: return 4;
     case Type::int64: case Type::float64: case Type::cfloat32: return 8;
     case Type::cfloat64: return 16;
+    case Type::uint8: return 1;
+    case Type::uint16: return 2;
   }
   return 0;
 }
@@ -93,8 +98,9 @@ const std::vector<std::string>& variants(Op op) {
 }
 
 const std::vector<Type>& types(Op op) {
-  static const std::vector<Type> move = {Type::int32,   Type::int64,    Type::float32,
-                                         Type::float64, Type::cfloat32, Type::cfloat64};
+  static const std::vector<Type> move = {Type::int32,    Type::int64,    Type::float32,
+                                         Type::float64,  Type::cfloat32, Type::cfloat64,
+                                         Type::uint8,    Type::uint16};
   static const std::vector<Type> reduce = {Type::int32, Type::int64, Type::float32, Type::float64};
   return op == Op::reduce ? reduce : move;
 }
@@ -229,6 +235,11 @@ Case parse(const std::string& line) {
   }
   if (c.variant == "sum_compensated" && c.type != Type::float32 && c.type != Type::float64)
     bad("sum_compensated takes float or double");
+  if (move_only(c.type) && c.op == Op::permute) {
+    if (c.variant != "fused" && c.variant != "naive")
+      bad(to_string(c.type) + " permutes take the variants fused and naive");
+    if (c.alpha != 1 || c.beta != 0) bad(to_string(c.type) + " is moved: alpha 1, beta 0");
+  }
   return c;
 }
 
@@ -255,6 +266,7 @@ Case generate_from(std::uint64_t case_seed, const Limits& lim) {
       c.variant = v < 55 ? "fused" : v < 70 ? "naive" : names[2 + below(names.size() - 2)];
       rank = (c.variant == "fused" || c.variant == "naive") ? 1 + static_cast<int>(below(8)) : 3;
       c.type = pick(types(c.op));
+      if (move_only(c.type) && rank == 3 && c.variant != "naive") c.variant = "fused";  // no seeds
       break;
     }
     case Op::transpose:
@@ -332,6 +344,7 @@ Case generate_from(std::uint64_t case_seed, const Limits& lim) {
     c.alpha = below(100) < 45 ? 1.0 : pick(alphas);
     const auto b = below(100);
     c.beta = b < 50 ? 0.0 : (b < 60 && !integral) ? -0.0 : pick(betas);
+    if (move_only(c.type)) c.alpha = 1, c.beta = 0;  // moved only
   }
   return c;
 }

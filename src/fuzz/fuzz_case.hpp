@@ -18,8 +18,12 @@ namespace tilekit::fuzz {
 
 enum class Op { transpose, inplace, permute, reduce };
 /// Element types: every type the move kernels are tested with, and the
-/// reduce family's four.
-enum class Type { int32, int64, float32, float64, cfloat32, cfloat64 };
+/// reduce family's four. The move-only ones (uint8, uint16: the library's
+/// kernels of 1- and 2-byte elements) are moved: permute cases of them take
+/// alpha = 1, beta = 0 and the library's variants (fused, naive).
+enum class Type { int32, int64, float32, float64, cfloat32, cfloat64, uint8, uint16 };
+/// uint8, uint16.
+bool move_only(Type t);
 
 struct Case {
   Op op = Op::permute;

@@ -69,8 +69,8 @@ template <class T>
 std::string show(const T& x) {
   std::ostringstream s;
   s.precision(std::is_same_v<T, float> ? 9 : 17);
-  if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t>)
-    s << x;
+  if constexpr (std::is_integral_v<T>)
+    s << static_cast<std::int64_t>(x);  // 1-byte integers are not characters
   else if constexpr (is_complex<T>::value)
     s << '(' << x.real() << ',' << x.imag() << ')';
   else

@@ -24,10 +24,11 @@ using ComplexTypes = List<Kokkos::complex<float>, Kokkos::complex<double>>;
 /// The permute's: the moves' and the complex ones.
 using PermuteTypes = Cat<MoveTypes, ComplexTypes>;
 
-/// The element types of the moves, in the order the programs' type enums
-/// follow (the fuzzer's Type, the Python module's Dtype).
+/// The element types of the moves, in the order the fuzzer's Type follows:
+/// the arithmetic ones, then the move-only types the library compiles (one
+/// per size of 1 and 2 bytes: the kernels move bits).
 using ElementTypes = List<std::int32_t, std::int64_t, float, double, Kokkos::complex<float>,
-                          Kokkos::complex<double>>;
+                          Kokkos::complex<double>, std::uint8_t, std::uint16_t>;
 
 /// fn(T{}) for the type at index k of the list L; k out of range throws
 /// std::out_of_range.
@@ -53,6 +54,12 @@ std::string type_name() {
   else if constexpr (std::is_same_v<T, std::int32_t>) return "int32";
   else if constexpr (std::is_same_v<T, std::int64_t>) return "int64";
   else if constexpr (std::is_same_v<T, std::int16_t>) return "int16";
+  else if constexpr (std::is_same_v<T, std::int8_t>) return "int8";
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return "uint8";
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return "uint16";
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return "uint32";
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return "uint64";
+  else if constexpr (std::is_same_v<T, bool>) return "bool";
   else if constexpr (std::is_same_v<T, H>) return "half";
   else if constexpr (std::is_same_v<T, B>) return "bhalf";
   else if constexpr (std::is_same_v<T, Kokkos::complex<float>>) return "cfloat";

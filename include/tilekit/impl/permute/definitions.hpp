@@ -12,6 +12,11 @@
   template class tilekit::PermutePlan<E, T, T, false>;
 #define TILEKIT_ETI_INSTANTIATE_PERMUTE_FLOATING(E, T) \
   template class tilekit::PermutePlan<E, T, T, false>;
+/// The move-only types (MOVE: 1- and 2-byte integers, unsigned ones, bool):
+/// their plans take alpha and beta too (a plan's stores are chosen at run
+/// time), but programs move them (alpha = 1, beta = 0).
+#define TILEKIT_ETI_INSTANTIATE_PERMUTE_MOVE(E, T) \
+  template class tilekit::PermutePlan<E, T, T, false>;
 #define TILEKIT_ETI_INSTANTIATE_PERMUTE_COMPLEX(E, T)   \
   template class tilekit::PermutePlan<E, T, T, false>; \
   template class tilekit::PermutePlan<E, T, T, true>;

@@ -12,6 +12,7 @@
 #define TILEKIT_ETI_INSTANTIATE_TRANSPOSE_INTEGER(E, T) TILEKIT_ETI_INSTANTIATE_TRANSPOSE(E, T)
 #define TILEKIT_ETI_INSTANTIATE_TRANSPOSE_FLOATING(E, T) TILEKIT_ETI_INSTANTIATE_TRANSPOSE(E, T)
 #define TILEKIT_ETI_INSTANTIATE_TRANSPOSE_COMPLEX(E, T) TILEKIT_ETI_INSTANTIATE_TRANSPOSE(E, T)
+#define TILEKIT_ETI_INSTANTIATE_TRANSPOSE_MOVE(E, T) TILEKIT_ETI_INSTANTIATE_TRANSPOSE(E, T)
 #define TILEKIT_ETI_INSTANTIATE_TRANSPOSE(E, T)                                         \
   template class tilekit::impl::MatrixTranspose<E, T>;                                  \
   template class tilekit::impl::RectInplaceTranspose<E, T>;                             \
