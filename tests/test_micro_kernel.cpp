@@ -141,6 +141,41 @@ TYPED_TEST(MicroKernel, DirectBlocksEveryWidth) {
   }
 }
 
+/// transpose_direct through backends::with_vector_bytes at each width the
+/// CPU running the test gives (AVX2 and AVX-512 routines on x86-64, the
+/// build's own width), as the out-of-place kernel calls it.
+TYPED_TEST(MicroKernel, DirectBlocksDispatched) {
+  using T = TypeParam;
+  const int host = backends::host_vector_bytes();
+  if (host == 0) GTEST_SKIP() << "no vector blocks on this compiler or host";
+  int ran = 0;
+  for (int vb : {16, 32, 64}) {
+    if (vb > host) continue;
+    for (auto [nr, nc] : shapes<64, T>()) {
+      for (bool stream : {false, true}) {
+        const index_t line = 64 / static_cast<index_t>(sizeof(T));
+        const index_t ldd = stream ? (nr + line - 1) / line * line + line : nr + 3;
+        Case<T> k(nr, nc, nc + 5, ldd);
+        bool called = false;
+        backends::with_vector_bytes<16>(vb, [&](auto w, auto native) {
+          if constexpr (backends::block_lanes<decltype(w)::value, T>() > 0) {
+            called = decltype(w)::value == vb;
+            tilekit::impl::transpose_direct<decltype(w)::value, decltype(native)::value>(
+                k.src.get(), k.lds, k.dst.get(), k.ldd, nr, nc, stream);
+          }
+        });
+        backends::stream_store_fence();
+        if (backends::block_lanes<64, T>() == 0) continue;  // 16-byte elements: none
+        // The build's own width, AVX2 and AVX-512 on x86-64; elsewhere only the build's.
+        if (!called) continue;
+        ++ran;
+        EXPECT_EQ(k.wrong(), 0) << nr << "x" << nc << " VB " << vb << (stream ? " streamed" : "");
+      }
+    }
+  }
+  if (backends::block_lanes<64, T>() > 0) EXPECT_GT(ran, 0);
+}
+
 TYPED_TEST(MicroKernel, ScratchMicroBlocksEveryWidth) {
   using T = TypeParam;
   check_scratch<0, T>();

@@ -29,10 +29,15 @@ struct HostTraits {
   /// prefetch the next row of micro-blocks (each short run starts cold).
   static constexpr int transpose_micro_edge = 8;
   static constexpr int transpose_prefetch_blocks = 1;
-  /// Where the compiler has vector registers (vector_block.hpp), tiles whose
-  /// output rows start on a line are transposed in registers straight from
-  /// the input to the output, 64-byte lines at a time, without the scratch.
+  /// The scratch path's micro-blocks move W x W blocks in the compiler's
+  /// vector registers (vector_block.hpp).
   static constexpr int transpose_vector_bytes = vector_bytes();
+  /// Out-of-place tiles whose output rows start on a line go straight from
+  /// the input to the output in registers, 64-byte lines at a time, without
+  /// the scratch, where the CPU running it has vectors of at least 32 bytes
+  /// (AVX2, AVX-512: chosen at run time on x86-64); with 16-byte vectors
+  /// (SSE2, NEON) the scratch path is faster (docs/performance.md).
+  static constexpr int transpose_direct_min_bytes = 32;
   /// Outputs past the last-level cache are streamed (no read of the lines).
   static constexpr long stream_min_bytes = 1L << 25;
   /// Tiles go down columns: a thread's writes continue the same rows.

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -33,6 +34,13 @@
 #if defined(TILEKIT_VECTOR_BYTES) && defined(__SSE2__)
 #include <immintrin.h>
 #define TILEKIT_VECTOR_STREAM 1
+#endif
+// x86-64 with GCC or clang: routines compiled for AVX2 and AVX-512 (target
+// attributes) beside the build's own width, one chosen at run time from the
+// CPU's features (with_vector_bytes), so a default build uses the vectors of
+// the CPU it runs on.
+#if defined(TILEKIT_VECTOR_BYTES) && defined(__x86_64__) && TILEKIT_VECTOR_BYTES < 64
+#define TILEKIT_VECTOR_DISPATCH 1
 #endif
 
 namespace tilekit::backends {
@@ -118,24 +126,59 @@ template <class V>
   return v;
 }
 
-/// Stores v at p, streamed (non-temporal; p aligned to the vector) when
-/// `stream` and the host has streaming stores, else plainly.
+#if defined(TILEKIT_VECTOR_DISPATCH)
+// Streamed stores of 32 and 64 bytes in routines compiled for them (not
+// always_inline: a caller of the build's own target cannot take them; the
+// dispatched routines inline every call, gnu::flatten).
 template <class V>
-[[gnu::always_inline]] inline void store(void* p, V v, bool stream) {
+[[gnu::target("avx")]] inline void stream_256(void* p, const V& v) {
+  _mm256_stream_si256(static_cast<__m256i*>(p), reinterpret_cast<const __m256i&>(v));
+}
+template <class V>
+[[gnu::target("avx512f")]] inline void stream_512(void* p, const V& v) {
+  _mm512_stream_si512(static_cast<__m512i*>(p), reinterpret_cast<const __m512i&>(v));
+}
+#endif
+
+/// Stores v at p, streamed (non-temporal; p aligned to the vector) when
+/// `stream` and the host has streaming stores, else plainly. Native: the
+/// caller is compiled for vectors of V's size (the build's own width, or a
+/// dispatched routine), which then are streamed whole; other callers stream
+/// wider vectors as 16-byte pieces.
+template <bool Native, class V>
+[[gnu::always_inline]] inline void store(void* p, const V& v, bool stream) {
 #if defined(TILEKIT_VECTOR_STREAM)
   if (stream) {
-    if constexpr (sizeof(V) == 64) {
+    if constexpr (sizeof(V) == 16) {
+      _mm_stream_si128(static_cast<__m128i*>(p), reinterpret_cast<const __m128i&>(v));
+      return;
+    } else if constexpr (sizeof(V) <= TILEKIT_VECTOR_BYTES) {
 #if defined(__AVX512F__)
-      _mm512_stream_si512(static_cast<__m512i*>(p), reinterpret_cast<__m512i>(v));
-      return;
+      if constexpr (sizeof(V) == 64) {
+        _mm512_stream_si512(static_cast<__m512i*>(p), reinterpret_cast<const __m512i&>(v));
+        return;
+      }
 #endif
-    } else if constexpr (sizeof(V) == 32) {
 #if defined(__AVX__)
-      _mm256_stream_si256(static_cast<__m256i*>(p), reinterpret_cast<__m256i>(v));
+      if constexpr (sizeof(V) == 32) {
+        _mm256_stream_si256(static_cast<__m256i*>(p), reinterpret_cast<const __m256i&>(v));
+        return;
+      }
+#endif
+#if defined(TILEKIT_VECTOR_DISPATCH)
+    } else if constexpr (Native && sizeof(V) == 32) {
+      stream_256(p, v);
+      return;
+    } else if constexpr (Native && sizeof(V) == 64) {
+      stream_512(p, v);
       return;
 #endif
-    } else if constexpr (sizeof(V) == 16) {
-      _mm_stream_si128(static_cast<__m128i*>(p), reinterpret_cast<__m128i>(v));
+    } else {
+      for (std::size_t k = 0; k < sizeof(V); k += 16) {
+        __m128i q;
+        std::memcpy(&q, reinterpret_cast<const char*>(&v) + k, 16);
+        _mm_stream_si128(reinterpret_cast<__m128i*>(static_cast<char*>(p) + k), q);
+      }
       return;
     }
   }
@@ -151,8 +194,9 @@ template <class V>
 /// output runs of L elements, a 64-byte line each, transposed as L / W
 /// blocks of W x W in registers; each run stored as L / W vectors, one after
 /// another, streamed when `stream` (the caller's runs then start on a line:
-/// a streamed whole line does not read the memory it replaces).
-template <int VB, class T>
+/// a streamed whole line does not read the memory it replaces). Native: the
+/// caller is compiled for vectors of VB bytes (store).
+template <int VB, bool Native = false, class T>
 KOKKOS_INLINE_FUNCTION void transpose_line_block(const T* src, std::ptrdiff_t lds, T* dst,
                                                  std::ptrdiff_t ldd, bool stream) {
 #if defined(TILEKIT_VECTOR_BYTES)
@@ -170,7 +214,7 @@ KOKKOS_INLINE_FUNCTION void transpose_line_block(const T* src, std::ptrdiff_t ld
 #pragma GCC unroll 64
   for (int c = 0; c < W; ++c)
 #pragma GCC unroll 64
-    for (int g = 0; g < G; ++g) vector_detail::store(dst + c * ldd + g * W, x[g][c], stream);
+    for (int g = 0; g < G; ++g) vector_detail::store<Native>(dst + c * ldd + g * W, x[g][c], stream);
 #else
   (void)src, (void)lds, (void)dst, (void)ldd, (void)stream;
 #endif
@@ -190,7 +234,7 @@ KOKKOS_INLINE_FUNCTION void transpose_block(const Row& row, T* dst, std::ptrdiff
   for (int r = 0; r < W; ++r) x[r] = vector_detail::load<V>(row(r));
   vector_detail::transpose_rows<W>(x);
 #pragma GCC unroll 64
-  for (int c = 0; c < W; ++c) vector_detail::store(dst + c * ldd, x[c], false);
+  for (int c = 0; c < W; ++c) vector_detail::store<false>(dst + c * ldd, x[c], false);
 #else
   (void)row, (void)dst, (void)ldd;
 #endif
@@ -215,12 +259,78 @@ KOKKOS_INLINE_FUNCTION void swap_blocks_transposed(T* a, T* b, std::ptrdiff_t ld
   vector_detail::transpose_rows<W>(y);
 #pragma GCC unroll 64
   for (int r = 0; r < W; ++r) {
-    vector_detail::store(b + r * ld, x[r], false);
-    vector_detail::store(a + r * ld, y[r], false);
+    vector_detail::store<false>(b + r * ld, x[r], false);
+    vector_detail::store<false>(a + r * ld, y[r], false);
   }
 #else
   (void)a, (void)b, (void)ld;
 #endif
+}
+
+/// Bytes of the widest vectors the CPU running this process gives the
+/// routines of with_vector_bytes: on x86-64 with GCC or clang 64 where it has
+/// AVX-512 (F and BW), 32 where it has AVX2 (run-time checks, once), never
+/// less than the build's own width; elsewhere the build's width (0: none).
+/// The environment's TILEKIT_HOST_VECTOR_BYTES (0, 16, 32 or 64), read once,
+/// lowers it (as MKL_ENABLE_INSTRUCTIONS does): to compare the paths on one
+/// CPU, or to keep wide vectors off a CPU that slows its clock for them.
+KOKKOS_INLINE_FUNCTION int host_vector_bytes() {
+#if defined(TILEKIT_VECTOR_BYTES)
+  static const int bytes = [] {
+    int b = vector_bytes();
+#if defined(TILEKIT_VECTOR_DISPATCH)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) b = 64;
+    else if (__builtin_cpu_supports("avx2") && b < 32) b = 32;
+#endif
+    if (const char* cap = std::getenv("TILEKIT_HOST_VECTOR_BYTES")) {
+      const int c = std::atoi(cap);
+      if ((c == 0 || c == 16 || c == 32 || c == 64) && c < b) b = c;
+    }
+    return b;
+  }();
+  return bytes;
+#else
+  return 0;
+#endif
+}
+
+#if defined(TILEKIT_VECTOR_DISPATCH)
+namespace vector_detail {
+// f compiled for the ISA: every call inside inlined (flatten), so the
+// kernel's vector code is generated for it; a call per tile.
+template <class F>
+[[gnu::target("avx2"), gnu::flatten, gnu::noinline]] void run_avx2(const F& f) {
+  f(std::integral_constant<int, 32>{}, std::true_type{});
+}
+template <class F>
+[[gnu::target("avx512f,avx512bw,avx512vl,avx512dq"), gnu::flatten, gnu::noinline]] void run_avx512(
+    const F& f) {
+  f(std::integral_constant<int, 64>{}, std::true_type{});
+}
+}  // namespace vector_detail
+#endif
+
+/// f(std::integral_constant<int, VB>{}, std::true_type{}) in a routine
+/// compiled for vectors of VB = vb bytes (vb from host_vector_bytes: the
+/// build's own width, or on x86-64 an AVX2 or AVX-512 routine), where vb >=
+/// Min; nothing otherwise (device passes, nvcc: no vectors). The second
+/// argument tells f's vector code it runs compiled for VB (store: whole
+/// streamed vectors).
+template <int Min, class F>
+KOKKOS_INLINE_FUNCTION void with_vector_bytes(int vb, const F& f) {
+#if defined(TILEKIT_VECTOR_DISPATCH)
+  if constexpr (TILEKIT_VECTOR_BYTES < 64 && Min <= 64) {
+    if (vb == 64) return vector_detail::run_avx512(f);
+  }
+  if constexpr (TILEKIT_VECTOR_BYTES < 32 && Min <= 32) {
+    if (vb == 32) return vector_detail::run_avx2(f);
+  }
+#endif
+  if constexpr (vector_bytes() > 0 && vector_bytes() >= Min) {
+    if (vb == vector_bytes()) f(std::integral_constant<int, vector_bytes()>{}, std::true_type{});
+  }
+  (void)vb, (void)f;
 }
 
 }  // namespace tilekit::backends

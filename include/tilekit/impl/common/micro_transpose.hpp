@@ -18,7 +18,9 @@
 //
 // Backends choose it as data: Traits<Exec>::transpose_micro_edge (0 or
 // absent: the scratch path, as on GPUs), Traits<Exec>::transpose_vector_bytes
-// (0 or absent: no vector blocks), Traits<Exec>::stream_min_bytes
+// (0 or absent: no vector blocks in the scratch path),
+// Traits<Exec>::transpose_direct_min_bytes (the narrowest vectors with which
+// out-of-place tiles go direct; 0 or absent: never), Traits<Exec>::stream_min_bytes
 // (outputs of at least this many bytes are streamed; 0 or absent: never) and
 // Traits<Exec>::transpose_prefetch_blocks (how many rows of micro-blocks
 // ahead the scratch path prefetches; 0 or absent: none).
@@ -197,22 +199,34 @@ constexpr int vector_lanes() {
   return backends::block_lanes<transpose_vector_bytes<Exec>(), T>();
 }
 
-/// Whether a tile written at dst, rows ldd elements apart, goes straight
-/// from the input to the output in vector blocks on Exec (transpose_direct)
-/// in a team of nt work items: T moved in vectors, a one-thread team, and,
-/// where the output is streamed, every output row of the tile starting on a
-/// 64-byte line (streamed stores of whole lines only; other tiles keep the
-/// scratch path, whose runs stream their whole lines wherever they start).
+/// Bytes of the vectors with which out-of-place tiles of T go straight from
+/// the input to the output on Exec (transpose_direct), read at run time: the
+/// widest the CPU gives (backends::host_vector_bytes) where it reaches the
+/// backend's transpose_direct_min_bytes and T moves in vectors; 0 (the
+/// scratch path) otherwise.
 template <class Exec, class T>
-KOKKOS_INLINE_FUNCTION bool direct_tile(const T* dst, index_t ldd, int nt, bool stream) {
-  if constexpr (vector_lanes<Exec, T>() == 0) {
-    (void)dst, (void)ldd, (void)nt, (void)stream;
-    return false;
+KOKKOS_INLINE_FUNCTION int direct_vector_bytes() {
+  constexpr int min = transpose_direct_min_bytes<Exec>();
+  if constexpr (min <= 0 || backends::block_lanes<64, T>() == 0) {
+    return 0;
   } else {
-    constexpr index_t line = 64;
-    return nt == 1 && (!stream || (reinterpret_cast<std::uintptr_t>(dst) % line == 0 &&
-                                   ldd * static_cast<index_t>(sizeof(T)) % line == 0));
+    const int vb = backends::host_vector_bytes();
+    return vb >= min ? vb : 0;
   }
+}
+
+/// Whether a tile written at dst, rows ldd elements apart, goes straight
+/// from the input to the output (transpose_direct) in a team of nt work
+/// items, given the direct path's vector bytes (0: none): a one-thread team,
+/// and, where the output is streamed, every output row of the tile starting
+/// on a 64-byte line (streamed stores of whole lines only; other tiles keep
+/// the scratch path, whose runs stream their whole lines wherever they start).
+template <class T>
+KOKKOS_INLINE_FUNCTION bool direct_tile(int bytes, const T* dst, index_t ldd, int nt, bool stream) {
+  constexpr index_t line = 64;
+  return bytes > 0 && nt == 1 &&
+         (!stream || (reinterpret_cast<std::uintptr_t>(dst) % line == 0 &&
+                      ldd * static_cast<index_t>(sizeof(T)) % line == 0));
 }
 
 /// dst[c * ldd + r] = src[r * lds + c] for r < nr, c < nc, without scratch:
@@ -224,7 +238,9 @@ KOKKOS_INLINE_FUNCTION bool direct_tile(const T* dst, index_t ldd, int nt, bool 
 /// memory it replaces only for whole lines; the next groups read the same
 /// input lines, still in L1). Rows past the last whole line block, and
 /// columns past the last group of W, go element by element, plainly.
-template <int VB, class T>
+/// Native: the caller is compiled for vectors of VB bytes (whole vectors
+/// streamed; backends::with_vector_bytes).
+template <int VB, bool Native = false, class T>
 KOKKOS_INLINE_FUNCTION void transpose_direct(const T* src, index_t lds, T* dst, index_t ldd,
                                              int nr, int nc, bool stream) {
   constexpr int W = backends::block_lanes<VB, T>();
@@ -233,7 +249,8 @@ KOKKOS_INLINE_FUNCTION void transpose_direct(const T* src, index_t lds, T* dst, 
   const int fr = nr - nr % L, fc = nc - nc % W;
   for (int j = 0; j < fc; j += W) {
     for (int i = 0; i < fr; i += L)
-      backends::transpose_line_block<VB>(src + i * lds + j, lds, dst + j * ldd + i, ldd, stream);
+      backends::transpose_line_block<VB, Native>(src + i * lds + j, lds, dst + j * ldd + i, ldd,
+                                                   stream);
     for (int i = fr; i < nr; ++i)
       TILEKIT_UNROLL
       for (int c = 0; c < W; ++c) dst[(j + c) * ldd + i] = src[i * lds + j + c];

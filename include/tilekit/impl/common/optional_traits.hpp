@@ -27,6 +27,9 @@ TILEKIT_OPTIONAL_TRAIT(int, transpose_micro_edge, 0)
 /// Bytes of the host's vector registers with which the transposes move
 /// blocks in registers (backends/vector_block.hpp; 0: the scalar micro-kernel).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_vector_bytes, 0)
+/// Out-of-place tiles go straight from the input to the output in registers
+/// where the CPU's vectors have at least this many bytes (0: never).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_direct_min_bytes, 0)
 /// Outputs of at least this many bytes are streamed (0: never).
 TILEKIT_OPTIONAL_TRAIT(double, stream_min_bytes, 0)
 /// In place: row strides, in bytes, of a multiple of which the pair swap's

@@ -62,6 +62,7 @@ struct TransposeTiled {
   static constexpr int B = micro_edge<Exec, T>();
   static constexpr int PF = transpose_prefetch_blocks<Exec>();
   static constexpr int VB = transpose_vector_bytes<Exec>();
+  static constexpr int DMIN = transpose_direct_min_bytes<Exec>();
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Tile = ScratchTile<T, Exec>;
 
@@ -76,6 +77,8 @@ struct TransposeTiled {
   index_t phase = 0;  ///< skewed: out's address in elements, mod S
   index_t mtiles = 0;  ///< tiles of one matrix of a batch (0: one matrix, ntiles)
   index_t bi = 0, bo = 0;  ///< batches: element strides between matrices of in and out
+  /// Vector bytes of the direct path on the CPU running it (0: scratch path).
+  int direct_bytes = direct_vector_bytes<Exec, T>();
 
   static std::size_t scratch_bytes(int tile, int ld) { return Tile::shmem_size(tile, ld); }
   /// Rows a skewed tile writes: the largest multiple of S up to tile - S + 1
@@ -179,12 +182,16 @@ struct TransposeTiled {
     for (; t < ntiles; t += team.league_size()) {
       const Geom g = geom(t);
       const bool staged = stage_fits(N, g.nr, g.nc, nt);
-      const bool direct = !staged && direct_tile<Exec>(dst(g), ld_out, nt, stream);
+      const bool direct = !staged && direct_tile(direct_bytes, dst(g), ld_out, nt, stream);
       if (staged)
         stage_commit(v, s, g.nr, g.nc, tid, nt);
       else if (direct) {  // in registers, straight to the output: no scratch
-        if constexpr (vector_lanes<Exec, T>() > 0)
-          transpose_direct<VB>(src(g), ld_in, dst(g), ld_out, g.nr, g.nc, stream);
+        if constexpr (DMIN > 0)
+          backends::with_vector_bytes<DMIN>(direct_bytes, [&](auto vb, auto native) {
+            if constexpr (backends::block_lanes<decltype(vb)::value, T>() > 0)
+              transpose_direct<decltype(vb)::value, decltype(native)::value>(
+                  src(g), ld_in, dst(g), ld_out, g.nr, g.nc, stream);
+          });
       } else if constexpr (B > 0)  // transposed on the way in: s(c, r) = in(r, c)
         micro_store_transposed<B, PF, VB>(src(g), ld_in, s.data(),
                                       static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt,
