@@ -1,26 +1,31 @@
 #pragma once
 // The host path of the tiled transposes: a one-thread team moves its tile in
-// micro-blocks of B x B elements. Where the backend gives vector registers
-// (Traits<Exec>::transpose_vector_bytes, backends/vector_block.hpp) and the
+// micro-blocks of B x B elements. Where the CPU running it has vectors wide
+// enough for the backend (Traits<Exec>::transpose_direct_min_bytes, read at
+// run time: backends::host_vector_bytes, backends/vector_block.hpp) and the
 // element is 1, 2, 4 or 8 bytes, the out-of-place transpose moves each tile
 // straight from the input to the output (transpose_direct): blocks of L x W
 // transposed in registers become whole 64-byte lines of output, streamed when
-// the output is large, with no scratch between. Elsewhere (tiles whose output
-// rows do not start on a line while streaming, 16-byte elements, the in-place
-// pair swap, the permute's tiled kernel: the boxes whose scratch its plan
-// lays out transposed, their rows through row pointers) each tile is read
-// from memory into scratch transposed (backends' transpose_micro_edge; each
-// B x B micro-block as W x W vector blocks where they tile it, else plain
-// loops with compile-time trip counts), then written as whole destination
-// rows, streamed when large (out of place; the permute's gathered rows
-// through a buffer). Streaming (non-temporal) stores do not read the
+// the output is large, with no scratch between. Elsewhere (narrower vectors,
+// tiles whose output rows do not start on a line while streaming, 16-byte
+// elements, the in-place pair swap, the permute's tiled kernel: the boxes
+// whose scratch its plan lays out transposed, their rows through row
+// pointers) each tile is read from memory into scratch transposed (backends'
+// transpose_micro_edge; the pair swap's and the boxes' B x B micro-blocks as
+// W x W vector blocks of the build's width where they tile it
+// (transpose_vector_bytes), the out-of-place tiles' as plain loops with
+// compile-time trip counts, which are as fast there), then written as whole
+// destination rows, streamed when large (out of place; the permute's gathered
+// rows through a buffer). Streaming (non-temporal) stores do not read the
 // destination lines first.
 //
 // Backends choose it as data: Traits<Exec>::transpose_micro_edge (0 or
 // absent: the scratch path, as on GPUs), Traits<Exec>::transpose_vector_bytes
 // (0 or absent: no vector blocks in the scratch path),
 // Traits<Exec>::transpose_direct_min_bytes (the narrowest vectors with which
-// out-of-place tiles go direct; 0 or absent: never), Traits<Exec>::stream_min_bytes
+// out-of-place tiles go direct; 0 or absent: never),
+// Traits<Exec>::transpose_direct_max_lanes (elements per vector there at
+// most), Traits<Exec>::stream_min_bytes
 // (outputs of at least this many bytes are streamed; 0 or absent: never) and
 // Traits<Exec>::transpose_prefetch_blocks (how many rows of micro-blocks
 // ahead the scratch path prefetches; 0 or absent: none).
@@ -201,16 +206,20 @@ constexpr int vector_lanes() {
 
 /// Bytes of the vectors with which out-of-place tiles of T go straight from
 /// the input to the output on Exec (transpose_direct), read at run time: the
-/// widest the CPU gives (backends::host_vector_bytes) where it reaches the
-/// backend's transpose_direct_min_bytes and T moves in vectors; 0 (the
-/// scratch path) otherwise.
+/// widest the CPU gives (backends::host_vector_bytes), narrowed to the
+/// backend's transpose_direct_max_lanes elements of T, where that reaches its
+/// transpose_direct_min_bytes and T moves in vectors; 0 (the scratch path)
+/// otherwise.
 template <class Exec, class T>
 KOKKOS_INLINE_FUNCTION int direct_vector_bytes() {
   constexpr int min = transpose_direct_min_bytes<Exec>();
+  constexpr int lanes = transpose_direct_max_lanes<Exec>();
   if constexpr (min <= 0 || backends::block_lanes<64, T>() == 0) {
     return 0;
   } else {
-    const int vb = backends::host_vector_bytes();
+    int vb = backends::host_vector_bytes();
+    constexpr int cap = lanes > 0 ? lanes * static_cast<int>(sizeof(T)) : 64;
+    vb = vb < cap ? vb : cap;
     return vb >= min ? vb : 0;
   }
 }

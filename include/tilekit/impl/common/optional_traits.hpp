@@ -30,6 +30,8 @@ TILEKIT_OPTIONAL_TRAIT(int, transpose_vector_bytes, 0)
 /// Out-of-place tiles go straight from the input to the output in registers
 /// where the CPU's vectors have at least this many bytes (0: never).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_direct_min_bytes, 0)
+/// The direct path's vectors hold at most this many elements (0: no bound).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_direct_max_lanes, 0)
 /// Outputs of at least this many bytes are streamed (0: never).
 TILEKIT_OPTIONAL_TRAIT(double, stream_min_bytes, 0)
 /// In place: row strides, in bytes, of a multiple of which the pair swap's
@@ -115,12 +117,13 @@ index_t tiles_wanted(int threads) {
 }
 
 /// Micro-block edge in elements on Exec: transpose_micro_edge (at least 2,
-/// and at least the lanes of a vector block of T, which then tile it), or 0
-/// where the backend keeps the scratch path.
-template <class Exec, class T>
+/// and, for kernels whose micro-blocks move vector blocks (Vectors), at least
+/// the lanes of a vector block of T, which then tile it), or 0 where the
+/// backend keeps the scratch path.
+template <class Exec, class T, bool Vectors = true>
 constexpr int micro_edge() {
   constexpr int edge = transpose_micro_edge<Exec>();
-  constexpr int lanes = backends::block_lanes<transpose_vector_bytes<Exec>(), T>();
+  constexpr int lanes = Vectors ? backends::block_lanes<transpose_vector_bytes<Exec>(), T>() : 0;
   return edge <= 0 ? 0 : edge < lanes ? lanes : edge < 2 ? 2 : edge;
 }
 

@@ -30,7 +30,8 @@ struct TransposeNaive {
 /// team's N staging registers per work item (GPUs: many work items per team),
 /// the next tile's loads are issued before the current tile is stored, so
 /// loads stay in flight across the barriers. Otherwise (CPUs: a team is one
-/// thread), where the backend gives vector registers (transpose_vector_bytes)
+/// thread), where the CPU running it has vectors wide enough for the backend
+/// (direct_vector_bytes: transpose_direct_min_bytes, transpose_direct_max_lanes)
 /// and the tile's output rows allow it (direct_tile), the tile goes straight
 /// from the input to the output in blocks transposed in registers, whole
 /// output lines at a time, without scratch (transpose_direct); else, where
@@ -59,9 +60,9 @@ struct TransposeNaive {
 /// skewed tiles' phase of matrix b is that of out + b bo.
 template <class Exec, class T, int K, int N>
 struct TransposeTiled {
-  static constexpr int B = micro_edge<Exec, T>();
+  // The scratch path's micro-blocks: plain loops (no vector blocks).
+  static constexpr int B = micro_edge<Exec, T, false>();
   static constexpr int PF = transpose_prefetch_blocks<Exec>();
-  static constexpr int VB = transpose_vector_bytes<Exec>();
   static constexpr int DMIN = transpose_direct_min_bytes<Exec>();
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Tile = ScratchTile<T, Exec>;
@@ -193,7 +194,7 @@ struct TransposeTiled {
                   src(g), ld_in, dst(g), ld_out, g.nr, g.nc, stream);
           });
       } else if constexpr (B > 0)  // transposed on the way in: s(c, r) = in(r, c)
-        micro_store_transposed<B, PF, VB>(src(g), ld_in, s.data(),
+        micro_store_transposed<B, PF>(src(g), ld_in, s.data(),
                                       static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt,
                                       rows_below(g));
       else
