@@ -195,8 +195,9 @@ struct TableBox {
 template <class Exec, class T, int K, int N, class Store, BoxKind Kind, int W = 1>
 struct PermuteTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  /// Micro-block edge of the host path; 0: none (GPUs).
-  static constexpr int B = micro_edge<Exec, T>();
+  /// Micro-block edge of the host path (plain loops, no vector blocks); 0:
+  /// none (GPUs).
+  static constexpr int B = micro_edge<Exec, T, false>();
   /// The host path and a pure move: whole rows may be copied (and streamed).
   static constexpr bool runs = host_run_copy<Exec, T, Store>;
   using Scratch = ScratchArray<T, Exec>;
@@ -359,9 +360,8 @@ TILEKIT_UNROLL
                       });
       else if (tr) {
         if constexpr (B > 0)  // s(c ld + r) = in(r, c)
-          micro_store_transposed_rows<B, 0, transpose_vector_bytes<Exec>()>(
-              [&](const int r) { return src + box.in_row(r); }, s.data(), ld, g.count[load_rows],
-              g.count[load_cols], tid, nt);
+          micro_store_transposed_rows<B>([&](const int r) { return src + box.in_row(r); }, s.data(),
+                                         ld, g.count[load_rows], g.count[load_cols], tid, nt);
       } else
         flat_move<K>(
             g.count[load_rows], g.count[load_cols], tid, nt,
