@@ -29,8 +29,8 @@ struct HostTraits {
   /// prefetch the next row of micro-blocks (each short run starts cold).
   static constexpr int transpose_micro_edge = 8;
   static constexpr int transpose_prefetch_blocks = 1;
-  /// The in-place pair swap's and the permute boxes' micro-blocks move W x W
-  /// blocks in the compiler's vector registers (vector_block.hpp).
+  /// The in-place pair swap's micro-blocks move W x W blocks in the
+  /// compiler's vector registers (vector_block.hpp).
   static constexpr int transpose_vector_bytes = vector_bytes();
   /// Out-of-place tiles whose output rows start on a line go straight from
   /// the input to the output in registers, 64-byte lines at a time, without

@@ -11,10 +11,10 @@
 // elements, the in-place pair swap, the permute's tiled kernel: the boxes
 // whose scratch its plan lays out transposed, their rows through row
 // pointers) each tile is read from memory into scratch transposed (backends'
-// transpose_micro_edge; the pair swap's and the boxes' B x B micro-blocks as
-// W x W vector blocks of the build's width where they tile it
-// (transpose_vector_bytes), the out-of-place tiles' as plain loops with
-// compile-time trip counts, which are as fast there), then written as whole
+// transpose_micro_edge; the pair swap's B x B micro-blocks as W x W vector
+// blocks of the build's width where they tile it (transpose_vector_bytes),
+// the out-of-place tiles' and the boxes' as plain loops with compile-time
+// trip counts, which are as fast there), then written as whole
 // destination rows, streamed when large (out of place; the permute's gathered
 // rows through a buffer). Streaming (non-temporal) stores do not read the
 // destination lines first.
