@@ -1,9 +1,12 @@
-// Permute family, float: the deep_copy baseline of the same bytes first, then
+// Permute family, float (and uint8 images): the deep_copy baseline of the
+// same bytes first, then
 //  * the six permutations of 512 x 512 x 1024 (1 GiB) through every variant,
 //    and the seed's copy kernels (copy_simple, copy_shared);
 //  * rank 4, 5 and 6 tensors of 1 GiB: full reversal, swap of the two
 //    innermost, innermost moved outward, a random permutation (fixed: 3021,
 //    10432, 251304), through fused and naive;
+//  * images, 64 x 3 x 1024 x 1024 NCHW <-> NHWC fused ((64, 3, 2^20) and
+//    (64, 2^20, 3), [0, 2, 1]), of uint8 and of float;
 //  * the same permutations of small tensors (2048 elements, 8 KiB).
 // Names: <variant>/<shape>/<perm>/<space>/<dtype>. A filter must keep the
 // copy row of the shape, e.g. --benchmark_filter='^(copy|fused)/512x512x1024/'.
@@ -12,8 +15,10 @@
 #include <tilekit/study/permute3d.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <numeric>
+#include <type_traits>
 #include <variant>
 
 #include "bench_common.hpp"
@@ -75,19 +80,22 @@ void register_shape(const char* dtype, const std::vector<index_t>& ext,
       auto& B = get();
       auto [in, out] = views(B, p);
       Exec exec;
-      if (const auto* seed = std::get_if<study::Permute3Variant>(&v)) {
-        study::Permute3Plan plan(exec, in, out, p, *seed);
-        s.SetLabel(std::string(plan.method()));
-        bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(in, out); });
-      } else {
-        PermutePlan plan(exec, in, out, p, std::get<PermuteVariant>(v));
-        s.SetLabel(std::string(to_string(plan.method())));
-        bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(in, out); });
+      // The seed's kernels are measured on float only (instantiated for it alone).
+      if constexpr (std::is_same_v<T, float>) {
+        if (const auto* seed = std::get_if<study::Permute3Variant>(&v)) {
+          study::Permute3Plan plan(exec, in, out, p, *seed);
+          s.SetLabel(std::string(plan.method()));
+          bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(in, out); });
+          return;
+        }
       }
+      PermutePlan plan(exec, in, out, p, std::get<PermuteVariant>(v));
+      s.SetLabel(std::string(to_string(plan.method())));
+      bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(in, out); });
     });
   };
   std::vector<Variant> variants(std::begin(permute_variants), std::end(permute_variants));
-  if (R == 3 && seeds) {
+  if (R == 3 && seeds && std::is_same_v<T, float>) {
     add_plan("copy_simple", {0, 1, 2}, study::Permute3Variant::simple_templated);
     add_plan("copy_shared", {0, 1, 2}, study::Permute3Variant::shared_templated);
     for (auto v : study::permute3_variants) variants.push_back(v);
@@ -126,6 +134,13 @@ void register_space(const Exec&) {
   register_shape<Exec, float, 4>("float", {64, 256, 128, 128}, cases(4), general);
   register_shape<Exec, float, 5>("float", {32, 64, 32, 64, 64}, cases(5), general);
   register_shape<Exec, float, 6>("float", {16, 32, 16, 32, 16, 64}, cases(6), general);
+  // Images: 64 x 3 x 1024 x 1024 NCHW <-> NHWC, fused, of uint8 (192 MiB)
+  // and float: a tiny extent beside a long one (the interleaved boxes).
+  const std::vector<std::vector<int>> swap_inner = {{0, 2, 1}};
+  register_shape<Exec, std::uint8_t, 3>("uint8", {64, 3, 1 << 20}, swap_inner, general);
+  register_shape<Exec, std::uint8_t, 3>("uint8", {64, 1 << 20, 3}, swap_inner, general);
+  register_shape<Exec, float, 3>("float", {64, 3, 1 << 20}, swap_inner, general);
+  register_shape<Exec, float, 3>("float", {64, 1 << 20, 3}, swap_inner, general);
   // 8 KiB of float.
   register_shape<Exec, float, 3>("float", {8, 16, 16}, six, all);
   register_shape<Exec, float, 4>("float", {8, 8, 8, 4}, cases(4), general);

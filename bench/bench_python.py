@@ -17,7 +17,12 @@ cupy.ascontiguousarray(x.transpose(axes)). Suites (--suite, default all):
 - images: uint8 images, 64 x 3 x 1024 x 1024 NCHW <-> NHWC (the HWC <-> CHW
   permutes of image pipelines);
 - alloc: new outputs (tilekit.permute(a, p): on CUDA the framework's own
-  allocator) against out= into an existing array, 1 GiB float32.
+  allocator) against out= into an existing array, 1 GiB float32;
+- fresh (CPU): tilekit.transpose of 4096^2 and 8192^2 float32 and float64
+  matrices four ways side by side: out= a reused array, out= a fresh
+  numpy.empty, a new output (the module allocates; tilekit_new_uncached: with
+  no released output kept to reuse), and numpy.ascontiguousarray(a.T); copy rows: numpy.copyto into a reused and into
+  a fresh array.
 
 Each case also times the copy of the same bytes in the same run
 (numpy.copyto, tilekit's identity permutation, out.copy_, cupy.copyto);
@@ -67,7 +72,7 @@ IMAGES = [((64, 3, 1024, 1024), [(0, 2, 3, 1)]), ((64, 1024, 1024, 3), [(0, 3, 1
 IMAGES_QUICK = [((2, 3, 64, 48), [(0, 2, 3, 1)]), ((2, 64, 48, 3), [(0, 3, 1, 2)])]
 ALLOC = [((512, 512, 1024), [(2, 1, 0), (1, 0, 2), (0, 2, 1)])]
 ALLOC_QUICK = [((16, 24, 32), [(2, 1, 0), (1, 0, 2), (0, 2, 1)])]
-SUITES = ("permute", "strided", "images", "alloc")
+SUITES = ("permute", "strided", "images", "alloc", "fresh")
 
 
 def window_of(xp, shape, dtype, rng_fill, step=1):
@@ -229,6 +234,43 @@ def cpu_extra(suite, cases, reps, rows):
             r["suite"] = suite
 
 
+ALLOC_MATRICES = [(4096, "float32"), (4096, "float64"), (8192, "float32"), (8192, "float64")]
+ALLOC_MATRICES_QUICK = [(64, "float32"), (96, "float64")]
+
+
+def cpu_alloc_matrices(sizes, reps, rows):
+    """tilekit.transpose of an n x n matrix into a reused out=, a fresh
+    numpy.empty (out=), a new output, and NumPy's own transposed copy; NumPy's
+    copy of the same bytes (into a reused and into a fresh array) as the
+    copy rows."""
+    for n, dtype in sizes:
+        a = np.random.default_rng(0).random((n, n)).astype(dtype)
+        reused, dst = np.empty_like(a), np.empty_like(a)
+
+        def fresh_copy():
+            o = np.empty_like(a)
+            np.copyto(o, a)
+
+        copies = [("copy", lambda: np.copyto(dst, a)), ("copy_fresh", fresh_copy)]
+        variants = [
+            ("tilekit", lambda p, o: (lambda: tilekit.transpose(a, out=reused))),
+            ("tilekit_fresh_empty", lambda p, o: (lambda: tilekit.transpose(a, out=np.empty_like(a)))),
+            ("tilekit_new", lambda p, o: (lambda: tilekit.transpose(a))),
+            ("numpy", lambda p, o: (lambda: np.ascontiguousarray(a.T))),
+        ]
+        if hasattr(tilekit, "release_cached_outputs"):  # a new output, none kept for reuse
+            variants.append(("tilekit_new_uncached", lambda p, o: (
+                lambda: (tilekit.release_cached_outputs(), tilekit.transpose(a)))))
+        start = len(rows)
+        run_framework("numpy", a, dst, lambda p: None, variants, copies, median_host, reps, rows,
+                      (n, n), [(1, 0)], dtype)
+        for r in rows[start:]:
+            r["suite"] = "fresh"
+            r["op"] = "transpose"
+            r["load"] = os.getloadavg()[0]
+        del a, reused, dst
+
+
 def torch_extra(torch, timer, suite, cases, reps, rows):
     for shape, perms in cases:
         dtype = torch.uint8 if suite == "images" else torch.float32
@@ -355,8 +397,11 @@ def main():
         if "permute" in suites:
             bench_cpu(cases, args.reps or 5, rows)
         for suite in suites[:]:
-            if suite != "permute":
+            if suite not in ("permute", "fresh"):
                 cpu_extra(suite, extra_cases(suite, args.quick), args.reps or 5, rows)
+            if suite == "fresh":
+                cpu_alloc_matrices(ALLOC_MATRICES_QUICK if args.quick else ALLOC_MATRICES,
+                                   args.reps or 5, rows)
     if args.device in ("cuda", "all") and "Cuda" in tilekit.spaces():
         try:
             import torch
@@ -365,7 +410,7 @@ def main():
                 if "permute" in suites:
                     bench_torch(cases, args.reps or 20, rows)
                 for suite in suites:
-                    if suite != "permute":
+                    if suite not in ("permute", "fresh"):
                         torch_extra(torch, TorchTimer(torch), suite, extra_cases(suite, args.quick),
                                     args.reps or 20, rows)
         except ImportError:
@@ -376,7 +421,7 @@ def main():
             if "permute" in suites:
                 bench_cupy(cases, args.reps or 20, rows)
             for suite in suites:
-                if suite != "permute":
+                if suite not in ("permute", "fresh"):
                     cupy_extra(cupy, CupyTimer(cupy), suite, extra_cases(suite, args.quick),
                                args.reps or 20, rows)
         except ImportError:

@@ -2,8 +2,10 @@
 // variant at n x n, n = 2^6 .. 2^14 (2^15 on a GPU), float and double; on the
 // host's parallel space also a parallel memcpy of the same bytes and, where
 // OpenBLAS is installed, its out-of-place transpose (cblas_somatcopy /
-// cblas_domatcopy, row-major, threads as OpenBLAS sets them).
+// cblas_domatcopy, row-major, threads as OpenBLAS sets them); tiled_padded
+// into a new output per call (tiled_padded_new_view, _new_output).
 //   bench_transpose --benchmark_out=transpose.json --benchmark_out_format=json
+#include <tilekit/fresh_output.hpp>
 #include <tilekit/study/transpose_naive.hpp>
 #include <tilekit/transpose.hpp>
 
@@ -125,6 +127,31 @@ void register_size(const char* dtype, std::int64_t n) {
       bench::timed(s, exec, bytes, dtype, false, [&] { plan.execute(B.in, B.out); });
     });
   }
+  // Fresh outputs: the same plan into a new View each call (allocated,
+  // written, freed inside the timing), as Kokkos::View(WithoutInitializing)
+  // gives it and as tilekit::new_output prepares it (first-touched in parallel,
+  // huge pages advised): what a caller that does not reuse its output pays.
+  using OutView = Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::memory_space>;
+  bench::add("tiled_padded_new_view" + suffix, [=](benchmark::State& s) {
+    auto& B = get();
+    Exec exec;
+    TransposePlan plan(exec, B.in, B.out, TransposeVariant::tiled_padded);
+    bench::timed(s, exec, bytes, dtype, false, [&] {
+      OutView o(Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "fresh"), n, n);
+      plan.execute(B.in, o);
+      exec.fence();
+    });
+  });
+  bench::add("tiled_padded_new_output" + suffix, [=](benchmark::State& s) {
+    auto& B = get();
+    Exec exec;
+    TransposePlan plan(exec, B.in, B.out, TransposeVariant::tiled_padded);
+    bench::timed(s, exec, bytes, dtype, false, [&] {
+      auto o = new_output<T**>(exec, "fresh", n, n);
+      plan.execute(B.in, o);
+      exec.fence();
+    });
+  });
   bench::add("inplace_naive" + suffix, [=](benchmark::State& s) {  // seed 000 (tilekit::study)
     auto& B = get();
     Exec exec;

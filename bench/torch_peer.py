@@ -28,7 +28,8 @@ import statistics
 import sys
 
 DTYPES = {"float": ("float32", 4), "double": ("float64", 8), "half": ("float16", 2),
-          "bhalf": ("bfloat16", 2), "int32": ("int32", 4), "int64": ("int64", 8)}
+          "bhalf": ("bfloat16", 2), "int32": ("int32", 4), "int64": ("int64", 8),
+          "uint8": ("uint8", 1)}
 
 
 def parse(argv):
@@ -131,7 +132,8 @@ def run_call(torch, a):
         if dt.is_floating_point:
             x = torch.rand(n, device=dev).to(dt).reshape(shape)
         else:
-            x = torch.randint(0, 1 << 20, (n,), dtype=dt, device=dev).reshape(shape)
+            x = torch.randint(0, min(1 << 20, 1 << (8 * elem)), (n,), dtype=dt,
+                              device=dev).reshape(shape)
         out = torch.empty([shape[k] for k in perm], dtype=dt, device=dev)
         src = torch.empty(n, dtype=dt, device=dev)
         dst = torch.empty(n, dtype=dt, device=dev)

@@ -3,6 +3,7 @@
 #include <tilekit/cmm.hpp>
 #include <tilekit/config.hpp>
 #include <tilekit/errors.hpp>
+#include <tilekit/fresh_output.hpp>
 #include <tilekit/hardware.hpp>
 #include <tilekit/permute.hpp>
 #include <tilekit/reduce.hpp>

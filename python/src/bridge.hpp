@@ -112,8 +112,11 @@ struct Allocation;
 /// Allocates `bytes` in the space of `device`, on the stream `stream`.
 Allocation* allocate(Device device, std::size_t bytes, Stream stream);
 void* allocation_data(const Allocation* a);
-/// Releases the View (thread-safe, no Python; also valid after finalize()).
+/// Releases the View (thread-safe, no Python; also valid after finalize()); a
+/// large host one is kept for the next output of its size (runtime.cpp).
 void release(Allocation* a);
+/// Frees the host outputs kept for reuse.
+void release_cached_outputs();
 /// The consumer stream waits for the work enqueued so far on the producer
 /// stream (CUDA; an event, no host synchronisation). No-op on the host.
 void stream_wait(Stream producer, Stream consumer);

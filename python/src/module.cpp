@@ -330,6 +330,10 @@ PYBIND11_MODULE(_tilekit, m) {
       if (dtype_scales(static_cast<Dtype>(d))) names.push_back(dtype_name(static_cast<Dtype>(d)));
     return names;
   });
+  m.def("release_cached_outputs", [] {
+    py::gil_scoped_release nogil;
+    release_cached_outputs();
+  });
   m.def("cached_plans", [] {
     py::gil_scoped_release nogil;
     Lock l;

@@ -8,6 +8,9 @@
 #include "bridge.hpp"
 #include "spaces.hpp"
 
+#include <tilekit/fresh_output.hpp>
+
+#include <cstdint>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -99,15 +102,44 @@ struct AllocationBase {
 template <class Mem>
 struct ViewAllocation final : AllocationBase {
   Kokkos::View<unsigned char*, Mem> view;
-  explicit ViewAllocation(Kokkos::View<unsigned char*, Mem> v) : view(std::move(v)) {}
-  void* data() const override { return view.data(); }
+  std::size_t offset;  ///< where the output starts in the view
+  ViewAllocation(Kokkos::View<unsigned char*, Mem> v, std::size_t off)
+      : view(std::move(v)), offset(off) {}
+  void* data() const override { return view.data() + offset; }
   void keep_forever() const override { new Kokkos::View<unsigned char*, Mem>(view); }
 };
 }  // namespace
 
 struct Allocation {
   std::unique_ptr<AllocationBase> impl;
+  std::size_t bytes = 0;  ///< as asked for
+  bool host = false;
 };
+
+namespace {
+// The last few large host outputs released, kept for the next output of the
+// same size: a loop that makes a new output per call (tilekit.transpose(a),
+// the result dropped before the next call) then writes into mapped memory
+// as a reused out= does, without the fresh pages' zeroing. At most
+// pool_entries buffers of at most pool_bytes in all, so what the pool holds
+// stays bounded by a couple of the outputs the program made last; emptied at
+// finalize (before Kokkos is), and by tilekit.release_cached_outputs().
+constexpr std::size_t pool_entries = 2;
+constexpr std::size_t pool_bytes = std::size_t(1) << 30;
+struct Pooled {
+  std::size_t bytes;
+  std::unique_ptr<AllocationBase> impl;
+};
+std::vector<Pooled>& pool() {
+  static auto* p = new std::vector<Pooled>();  // leaked, as the sets above
+  return *p;
+}
+}  // namespace
+
+void release_cached_outputs() {
+  Lock l;
+  pool().clear();
+}
 
 void finalize() {
   Lock l;
@@ -118,6 +150,7 @@ void finalize() {
   for (Finalizable* f : std::vector<Finalizable*>(finalizables().begin(), finalizables().end()))
     f->drop();
   release_stream_instances();
+  pool().clear();
   for (Allocation* a : allocations()) a->impl->keep_forever();
   Kokkos::fence("tilekit python: finalize");
   finalized = true;
@@ -162,10 +195,37 @@ Allocation* allocate(Device device, std::size_t bytes, Stream stream) {
   Lock l;
   initialize();
   auto a = std::make_unique<Allocation>();
+  a->bytes = bytes;
+  a->host = device == Device::host;
+  if (a->host) {
+    auto& p = pool();
+    for (auto it = p.begin(); it != p.end(); ++it)
+      if (it->bytes == bytes) {
+        a->impl = std::move(it->impl);
+        p.erase(it);
+        allocations().insert(a.get());
+        return a.release();
+      }
+  }
   with_exec(device, stream, [&](const auto& exec) {
-    using Mem = typename std::decay_t<decltype(exec)>::memory_space;
-    a->impl = std::make_unique<ViewAllocation<Mem>>(Kokkos::View<unsigned char*, Mem>(
-        Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "tilekit python output"), bytes));
+    using Exec = std::decay_t<decltype(exec)>;
+    using Mem = typename Exec::memory_space;
+    constexpr bool host = Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible;
+    // A large host output starts on a 2 MiB boundary (the allocation has
+    // that much more, never written, so never mapped): all of it can then
+    // be huge pages, none of it 4 KiB pages faulted one by one.
+    constexpr std::size_t huge = backends::host_huge_page;
+    const std::size_t slack = host && bytes >= huge ? huge : 0;
+    Kokkos::View<unsigned char*, Mem> v(
+        Kokkos::view_alloc(exec, Kokkos::WithoutInitializing, "tilekit python output"),
+        bytes + slack);
+    const auto at = reinterpret_cast<std::uintptr_t>(v.data());
+    const std::size_t offset = slack ? (huge - at % huge) % huge : 0;
+    // A host output is mapped before the kernel writes it: faults taken in the
+    // kernel's transposed write order cost many times those of this parallel
+    // pass (fresh_output.hpp).
+    if constexpr (host) first_touch(exec, v.data() + offset, bytes);
+    a->impl = std::make_unique<ViewAllocation<Mem>>(std::move(v), offset);
   });
   allocations().insert(a.get());
   return a.release();
@@ -176,6 +236,16 @@ void* allocation_data(const Allocation* a) { return a->impl->data(); }
 void release(Allocation* a) {
   Lock l;
   allocations().erase(a);
+  if (a->host && !finalized && a->bytes >= backends::host_huge_page && a->bytes <= pool_bytes) {
+    auto& p = pool();
+    p.push_back({a->bytes, std::move(a->impl)});
+    std::size_t held = 0;
+    for (const Pooled& e : p) held += e.bytes;
+    while (p.size() > pool_entries || held > pool_bytes) {  // the oldest go first
+      held -= p.front().bytes;
+      p.erase(p.begin());
+    }
+  }
   delete a;
 }
 

@@ -29,6 +29,7 @@ from . import _tilekit
 
 __all__ = ["transpose", "permute", "transpose_inplace", "reduce", "PermutePlan", "spaces",
            "kokkos_version", "initialize", "finalize", "is_initialized", "scaled_dtypes",
+           "release_cached_outputs",
            "__version__"]
 
 __version__ = _tilekit.__version__
@@ -38,6 +39,14 @@ is_initialized = _tilekit.is_initialized
 host_concurrency = _tilekit.host_concurrency
 cuda_device = _tilekit.cuda_device
 scaled_dtypes = _tilekit.scaled_dtypes
+
+
+def release_cached_outputs():
+    """Frees the host memory tilekit keeps for new outputs: the last two
+    released host outputs of 2 MiB or more (at most 1 GiB in all), kept so
+    that a loop making a new output per call writes into mapped memory."""
+    _tilekit.release_cached_outputs()
+
 
 _KDL_CUDA = (2, 13)  # kDLCUDA, kDLCUDAManaged
 

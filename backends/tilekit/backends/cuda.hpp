@@ -49,6 +49,18 @@ struct Traits<Kokkos::Cuda> {
   static constexpr int transpose_skew_max = 8;
   /// Pure moves of 2-byte elements go in 4-byte pairs where the rows allow.
   static constexpr int permute_pack_bytes = 4;
+  /// A store run that interleaves up to 16 elements of tiny dimensions with a
+  /// long one (an image's channels: NCHW -> NHWC) keeps its tile in scratch in
+  /// the store's order, every offset computed, rather than reading a table
+  /// entry per element (a load row's elements then lie that many apart in
+  /// scratch: more would cost bank conflicts).
+  static constexpr int permute_interleave_rows = 16;
+  /// Batches of matrices with a side of 2 to 4 elements of at most 4 bytes
+  /// (RGB/RGBA images): 8 bytes of each row a thread, transposed in registers
+  /// (the staged boxes above move them a few bytes a step). Wider vectors
+  /// ran slower both ways, the more so from the wide side: fewer threads
+  /// each holding more of their rows in flight.
+  static constexpr int permute_interleave_vector_bytes = 8;
   /// cmm, blocked: 16 x 8 work items of 8 rows x 8 (float) or 4 (double)
   /// column sets, two blocks an SM (a launch bound: no spills, one block
   /// computes while the other waits at its barrier), 16 (8) k a step within

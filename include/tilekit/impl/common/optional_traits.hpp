@@ -66,6 +66,23 @@ TILEKIT_OPTIONAL_TRAIT(int, transpose_skew_max, 0)
 /// Bytes of the units in which the permute's staged kernels move elements
 /// smaller than that, where the rows allow (pure moves; 0: element by element).
 TILEKIT_OPTIONAL_TRAIT(int, permute_pack_bytes, 0)
+/// The most load rows (elements of the tiny dimensions) of a box whose store
+/// run interleaves them with a long dimension (an image's channels) that the
+/// permute's staged teams hold in the store's order (interleaved_tiling; 0:
+/// never, such boxes read their store run's positions from tables).
+TILEKIT_OPTIONAL_TRAIT(int, permute_interleave_rows, 0)
+/// Bytes of the vectors a work item of the permute's interleaving kernel
+/// loads from each row (impl::PermuteInterleave: batches of matrices with a
+/// side of 2 to 4 elements, transposed in registers; 0: the tiled boxes).
+TILEKIT_OPTIONAL_TRAIT(int, permute_interleave_vector_bytes, 0)
+/// Elements of T per vector of the interleaving kernel on Exec: pure moves of
+/// elements of at most 4 bytes (wider ones fill a GPU's transactions through
+/// the tiled boxes), 0: none.
+template <class Exec, class T>
+constexpr int permute_interleave_width(bool plain) {
+  constexpr int b = permute_interleave_vector_bytes<Exec>(), e = static_cast<int>(sizeof(T));
+  return plain && e <= 4 && b >= 2 * e && b % e == 0 ? b / e : 0;
+}
 /// Elements of T per unit of those moves on Exec (1: none).
 template <class Exec, class T>
 constexpr int permute_pack_width() {

@@ -10,6 +10,7 @@
 #include <tilekit/errors.hpp>
 #include <tilekit/impl/common/launch.hpp>
 #include <tilekit/impl/common/eti.hpp>
+#include <tilekit/impl/permute/interleave.hpp>
 #include <tilekit/impl/permute/kernels.hpp>  // the kernels' types and traits the plan names
 #include <tilekit/impl/permute/matrix.hpp>
 
@@ -38,8 +39,13 @@ inline constexpr PermuteVariant permute_variants[] = {PermuteVariant::fused,
 /// moved, matrices of at least the transpose's tile rows both ways), on
 /// backends that run those through the 2-D engine (impl::MatrixTranspose,
 /// the out-of-place transpose's; Traits::permute_2d_by_transpose: hosts);
-/// scaled stores of such a plan take the tiled method.
-enum class PermuteMethod { none, copy, rows, tiled, naive, transpose };
+/// scaled stores of such a plan take the tiled method. `interleave`: a pure
+/// move of such a transposition, or a batch of them, with a side of 2 to 4
+/// elements (an image's channels: NCHW <-> NHWC) transposed in registers
+/// (impl::PermuteInterleave), on backends that give it vectors
+/// (Traits::permute_interleave_vector_bytes: GPUs); scaled stores, and views
+/// not aligned to its vectors, take the tiled method.
+enum class PermuteMethod { none, copy, rows, tiled, naive, transpose, interleave };
 
 constexpr std::string_view to_string(PermuteVariant v) {
   switch (v) {
@@ -56,6 +62,7 @@ constexpr std::string_view to_string(PermuteMethod m) {
     case PermuteMethod::tiled: return "tiled";
     case PermuteMethod::naive: return "naive";
     case PermuteMethod::transpose: return "transpose";
+    case PermuteMethod::interleave: return "interleave";
   }
   return "?";
 }
@@ -105,6 +112,7 @@ class PermutePlan {
     resolve_config();
     prepare();
     plan_transpose(in.data(), out.data());
+    plan_interleave();
   }
 
   /// The conjugating plan: Conjugate must be true (the deduction guides make
@@ -339,6 +347,21 @@ class PermutePlan {
   /// above.
   void plan_transpose(const T* in, const TOut* out);
 
+  /// Elements of the interleaving kernel's vectors (0: the backend gives it
+  /// none, or T is not a pure move of at most 4 bytes).
+  static constexpr int IV = impl::permute_interleave_width<ExecSpace, T>(plain);
+  /// Where the backend interleaves (IV) and no launch shape is given, a fused
+  /// problem that interleave_geom takes goes through the registers
+  /// (PermuteMethod::interleave); its scaled stores, and views not aligned to
+  /// the vectors, keep the tiled method prepared before.
+  void plan_interleave();
+  /// Whether execute() runs the interleaving kernel on these views.
+  bool interleaves(const T* in, const TOut* out) const {
+    constexpr std::uintptr_t v = sizeof(T) * (IV > 0 ? IV : 1);
+    return interleave_.t > 0 && reinterpret_cast<std::uintptr_t>(in) % v == 0 &&
+           reinterpret_cast<std::uintptr_t>(out) % v == 0;
+  }
+
   /// The naive kernel on f (the variant's: the unfused shape; the fallback of
   /// strided views: the fused one), in input order: the output offset of each
   /// element, and its input offset when the input is not contiguous.
@@ -383,6 +406,8 @@ class PermutePlan {
   Kokkos::TeamPolicy<ExecSpace> policy_{};
   Kokkos::View<index_t*, Mem> tables_;
   std::optional<impl::MatrixTranspose<ExecSpace, T>> transpose_;  ///< the transpose method's
+  impl::InterleaveGeom interleave_{};  ///< the interleave method's (t = 0: none)
+  std::string interleave_kernel_;      ///< its kernel's label
 };
 
 // The input's and the output's value types; tilekit::conjugate gives the

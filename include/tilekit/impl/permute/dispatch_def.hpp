@@ -28,7 +28,7 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::widen(impl::Tiling& tiling, imp
       return;
     const index_t t = config_.tile;
     const impl::TileBox b = impl::choose_box(fused_, std::max<index_t>(1, t / wb.load_div),
-                                             wb.area_tiles * t * t, wb.store_edges * t, N > 1);
+                                             wb.area_tiles * t * t, wb.store_edges * t, N > 1, PW);
     const impl::Tiling wt = impl::make_tiling(fused_, b, config_.pad);
     const auto& L = wt.layout;
     using F = impl::PermuteTiled<ExecSpace, T, K, N, impl::StoreMove<T>, impl::BoxKind::tables>;
@@ -106,7 +106,7 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::prepare() {
     const index_t area = static_cast<index_t>(tile) * tile;
     box = rows < tile ? impl::choose_box(fused_, area / rows, area, rows)
                       : impl::choose_box(fused_, impl::tiled_run_target(fused_, tile), area,
-                                         0, F::scratch_tables);
+                                         0, F::scratch_tables, PW);
     tiling = impl::make_tiling(fused_, box, config_.pad, 0,
                                host_path && impl::transposed_scratch(box));
     if (opts_.tile > 0 || tile == 1) break;
@@ -119,6 +119,16 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::prepare() {
       std::tie(tiling, box) = *largest;  // none has them: the largest
     }
     break;
+  }
+  // Staged teams: a store run that interleaves tiny dimensions with a long
+  // one (an image's channels) holds its tile in the store's order, with no
+  // tables (impl::interleaved_tiling), where the box above reads them.
+  if (N > 1 && tiling.layout.kind != impl::BoxKind::affine) {
+    const index_t area = static_cast<index_t>(config_.tile) * config_.tile;
+    if (auto t = impl::interleaved_tiling(fused_, impl::tiled_run_target(fused_, config_.tile),
+                                          area, PW, impl::permute_interleave_rows<ExecSpace>());
+        t && F::scratch_bytes(t->first.layout) <= smax)
+      std::tie(tiling, box) = *t;
   }
   widen(tiling, box, smax);
   // Skewed tiles where the box takes them (make_tiling), every tile still
@@ -180,6 +190,18 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::plan_transpose(const T* in, con
 }
 
 template <class ExecSpace, class T, class TOut, bool Conjugate>
+void PermutePlan<ExecSpace, T, TOut, Conjugate>::plan_interleave() {
+  if constexpr (IV > 0) {
+    if (method_ != PermuteMethod::tiled || launch_given()) return;
+    interleave_ = impl::interleave_geom(fused_, IV);
+    if (interleave_.t > 0) {
+      method_ = PermuteMethod::interleave;
+      interleave_kernel_ = opts_.label + "_interleave";
+    }
+  }
+}
+
+template <class ExecSpace, class T, class TOut, bool Conjugate>
 void PermutePlan<ExecSpace, T, TOut, Conjugate>::prepare_naive(const impl::PermuteShape& f) {
   method_ = PermuteMethod::naive;
   kernel_ = opts_.label + "_naive";
@@ -219,6 +241,29 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch(const T* in, TOut* out, 
         }
       }
       [[fallthrough]];  // scaled stores: the tiled boxes
+    case PermuteMethod::interleave:
+      if constexpr (IV > 0) {
+        if (method_ == PermuteMethod::interleave && alpha == S(1) && beta == S(0) &&
+            interleaves(in, out)) {
+          using U = impl::bits_t<sizeof(T)>;
+          const index_t chunks = interleave_.L / IV;
+          const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>> range(
+              exec_, 0, interleave_.count * chunks);
+          auto run = [&](auto t) {
+            Kokkos::parallel_for(interleave_kernel_, range,
+                                 impl::PermuteInterleave<U, decltype(t)::value, IV>{
+                                     reinterpret_cast<const U*>(in), reinterpret_cast<U*>(out),
+                                     interleave_, chunks});
+          };
+          static_assert(impl::interleave_max == 4);
+          switch (interleave_.t) {
+            case 2: return run(std::integral_constant<int, 2>{});
+            case 3: return run(std::integral_constant<int, 3>{});
+            default: return run(std::integral_constant<int, 4>{});
+          }
+        }
+      }
+      [[fallthrough]];  // scaled stores, unaligned views: the tiled boxes
     case PermuteMethod::tiled:
       impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
         auto run = [&](auto f) {

@@ -183,6 +183,12 @@ struct TableBox {
 /// piece starts on a transaction, S - 1 rows are read twice (from the
 /// cache) and every element is written once.
 ///
+/// Interleaved boxes (staged teams; impl::interleaved_tiling): a store run
+/// that interleaves a tiny dimension's load rows with a long dimension (an
+/// image's channels) is held in the store's order (L.transposed, unpadded):
+/// the loads write scratch a row count apart, the stores read it in order,
+/// every offset computed.
+///
 /// Packs (W > 1; pure moves of small elements, rectangular tiles; T is then
 /// the elements' bits, an unsigned integer): a staged tile is read and
 /// written in units of W consecutive elements of a load row or a store row,
@@ -318,8 +324,9 @@ TILEKIT_UNROLL
   template <class Box>
   KOKKOS_INLINE_FUNCTION void move(const member_type& team, const Scratch& s, const Box box) const {
     const int ld = L.ld, tid = team.team_rank(), nt = team.team_size();
-    // The host path: scratch holds load element (r, c) at c x ld + r.
-    const bool tr = B > 0 && L.transposed;
+    // Scratch holds load element (r, c) at c x ld + r where the plan lays it
+    // out transposed (the host path's boxes, staged teams' interleaved ones).
+    const bool tr = L.transposed;
     auto spos = [&](const int r, const int c) { return tr ? c * ld + r : r * ld + c; };
     // Store rows contiguous in scratch (from s_row(a) on): copied whole.
     const bool whole_rows = runs && L.rows_in_scratch;
@@ -358,7 +365,7 @@ TILEKIT_UNROLL
                           for (int k = 0; k < W; ++k) s(spos(r, u * W + k)) = x.v[k];
                         }
                       });
-      else if (tr) {
+      else if (B > 0 && tr) {
         if constexpr (B > 0)  // s(c ld + r) = in(r, c)
           micro_store_transposed_rows<B>([&](const int r) { return src + box.in_row(r); }, s.data(),
                                          ld, g.count[load_rows], g.count[load_cols], tid, nt);
@@ -366,7 +373,7 @@ TILEKIT_UNROLL
         flat_move<K>(
             g.count[load_rows], g.count[load_cols], tid, nt,
             [&](const int r, const int c) { return src[box.in_row(r) + c]; },
-            [&](const int r, const int c, const T& x) { s(r * ld + c) = x; });
+            [&](const int r, const int c, const T& x) { s(spos(r, c)) = x; });
       team.team_barrier();
       // The next tile's loads go out before this tile's stores.
       t += team.league_size();

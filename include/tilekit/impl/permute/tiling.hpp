@@ -26,6 +26,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace tilekit::impl {
@@ -118,9 +120,11 @@ struct TileBox {
 /// the out-of-place transpose's tiles of transpose_tile_rows rows).
 /// `team_tables`: the kernel's teams copy a box's tables into their scratch
 /// (staged teams, PermuteTiled::scratch_tables); one-thread teams read them
-/// where they are.
+/// where they are. `multiple`: the dimension that ends both runs grows to a
+/// multiple of it (unless it is taken whole), so that the runs of its tiles
+/// start on, and hold, whole units of the packed moves (pack_tiles).
 inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile, index_t run_s = 0,
-                          bool team_tables = false) {
+                          bool team_tables = false, int multiple = 1) {
   const index_t run_l = run;
   if (run_s <= 0) run_s = run;
   TileBox b;
@@ -168,7 +172,8 @@ inline TileBox choose_box(const PermuteShape& f, index_t run, index_t tile, inde
   // two store rows of 32 x 64 elements, not one of 32 x 128).
   if (const int d = b.load_run.back(); partial(d) && in(b.store_run, d)) {
     const index_t others = b.volume() / b.chunk[d];
-    const index_t grown = std::clamp(tile / others, b.chunk[d], f.n[d]);
+    index_t grown = std::clamp(tile / others, b.chunk[d], f.n[d]);
+    if (multiple > 1 && grown < f.n[d] && grown >= multiple) grown -= grown % multiple;
     bool outside = false;  // a dimension outside the runs
     for (int e = 0; e < r; ++e) outside = outside || b.chunk[e] == 0;
     const bool takes_rows = outside && tile / b.volume() >= 2 && tile / (others * grown) < 2;
@@ -419,6 +424,34 @@ inline Tiling make_tiling(const PermuteShape& f, const TileBox& b0, int pad, int
 /// row's elements already lie in one scratch row as it is.
 inline bool transposed_scratch(const TileBox& b) {
   return std::find(b.load_run.begin(), b.load_run.end(), b.store_run.front()) == b.load_run.end();
+}
+
+/// The box of a tiny dimension interleaved with a long one in the output (an
+/// image's channels, NCHW -> NHWC: (B, 3, HW) [0, 2, 1]), for staged teams:
+/// whole load rows of the tiny dimensions, a store run of them times the long
+/// dimension's chunk, consecutive in memory. In the input's order the scratch
+/// positions of such a store run are no product of an index and a stride: its
+/// box reads them from a table, an entry per element, which a staged team
+/// copies before each tile (more bytes than a 1-byte tile moves). Held in the
+/// store's order instead (transposed, unpadded: load element (r, c) at c x
+/// rows + r), the store run is consecutive in scratch and every offset is
+/// computed. The box grows, as its tables no longer cost, to about `area`
+/// elements, the long dimension's chunk a multiple of `multiple` (packed
+/// moves). Returned where that box is affine with at most `rows_max` load
+/// rows (the interleaved dimensions: more would write scratch a stride of as
+/// many elements apart), with its box, else nothing.
+inline std::optional<std::pair<Tiling, TileBox>> interleaved_tiling(const PermuteShape& f,
+                                                                    index_t run, index_t area,
+                                                                    int multiple, int rows_max) {
+  if (rows_max <= 0 || f.rank < 2) return std::nullopt;
+  TileBox b = choose_box(f, run, area, 0, /*team_tables=*/false, multiple);
+  if (!b.extra.empty()) return std::nullopt;
+  Tiling T = make_tiling(f, b, /*pad=*/0, 0, /*transposed=*/true);
+  const TiledLayout& L = T.layout;
+  if (L.kind != BoxKind::affine || !L.rows_in_scratch || L.box[load_rows] > rows_max ||
+      L.box[load_rows] < 2)
+    return std::nullopt;
+  return std::make_pair(std::move(T), std::move(b));
 }
 
 /// Whether the tiled kernel may move tiling T's staged tiles in units of W
