@@ -173,7 +173,26 @@ TYPED_TEST(MicroKernel, DirectBlocksDispatched) {
       }
     }
   }
-  if (backends::block_lanes<64, T>() > 0) EXPECT_GT(ran, 0);
+  if (backends::block_lanes<64, T>() > 0) {
+    EXPECT_GT(ran, 0);
+  }
+}
+
+/// The host's direct path width (HostTraits: at least 32 bytes, at most 8
+/// elements, no more than the CPU gives): 0 or such a width, and 0 for
+/// 16-byte elements and for 1- and 2-byte ones (8 of them fill no 32 bytes).
+TYPED_TEST(MicroKernel, DirectWidthRule) {
+  using T = TypeParam;
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  const int vb = tilekit::impl::direct_vector_bytes<Exec, T>();
+  const int host = backends::host_vector_bytes();
+  const int cap = 8 * static_cast<int>(sizeof(T));
+  if (sizeof(T) < 4 || sizeof(T) > 8 || host < 32) {
+    EXPECT_EQ(vb, 0);
+  } else {
+    EXPECT_EQ(vb, host < cap ? host : cap);
+    EXPECT_GE(vb, 32);
+  }
 }
 
 TYPED_TEST(MicroKernel, ScratchMicroBlocksEveryWidth) {
