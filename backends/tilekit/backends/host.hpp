@@ -4,6 +4,7 @@
 // so they read long runs (which the prefetchers follow) and write whole rows.
 // docs/performance.md has the measurements behind each value.
 #include <tilekit/backends/primary.hpp>
+#include <tilekit/backends/vector_block.hpp>
 
 namespace tilekit::backends {
 template <class Exec>
@@ -28,6 +29,20 @@ struct HostTraits {
   /// prefetch the next row of micro-blocks (each short run starts cold).
   static constexpr int transpose_micro_edge = 8;
   static constexpr int transpose_prefetch_blocks = 1;
+  /// The in-place pair swap's micro-blocks move W x W blocks in the
+  /// compiler's vector registers (vector_block.hpp).
+  static constexpr int transpose_vector_bytes = vector_bytes();
+  /// Out-of-place tiles whose output rows start on a line go straight from
+  /// the input to the output in registers, 64-byte lines at a time, without
+  /// the scratch, where the CPU running it has vectors of at least 32 bytes
+  /// (AVX2, AVX-512: chosen at run time on x86-64); with 16-byte vectors
+  /// (SSE2, NEON) the scratch path is faster (docs/performance.md).
+  static constexpr int transpose_direct_min_bytes = 32;
+  /// ... with at most 8 elements per vector (8 x 8 blocks of floats with
+  /// AVX2, of doubles with AVX-512): a line block keeps its 64 / sizeof(T)
+  /// rows in registers, which wider vectors of small elements overflow, so
+  /// 1- and 2-byte elements keep the scratch path.
+  static constexpr int transpose_direct_max_lanes = 8;
   /// Outputs past the last-level cache are streamed (no read of the lines).
   static constexpr long stream_min_bytes = 1L << 25;
   /// Tiles go down columns: a thread's writes continue the same rows.

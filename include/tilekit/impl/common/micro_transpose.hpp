@@ -1,24 +1,38 @@
 #pragma once
 // The host path of the tiled transposes: a one-thread team moves its tile in
-// micro-blocks of B x B elements. The out-of-place transpose, the in-place
-// pair swap and the permute's tiled kernel (the boxes whose scratch its plan
-// lays out transposed; their rows through row pointers) read each tile from
-// memory into scratch transposed (backends' transpose_micro_edge), then write
-// whole destination rows, streamed when large (out of place; the permute's
-// gathered rows through a buffer). The
-// micro-kernel is plain loops with compile-time trip counts, which
-// the compiler unrolls fully and vectorises (docs/performance.md, "CPU path",
-// shows what GCC makes of it). Large outputs may be written with streaming
-// (non-temporal) stores, which do not read the destination lines first.
+// micro-blocks of B x B elements. Where the CPU running it has vectors wide
+// enough for the backend (Traits<Exec>::transpose_direct_min_bytes, read at
+// run time: backends::host_vector_bytes, backends/vector_block.hpp) and the
+// element is 1, 2, 4 or 8 bytes, the out-of-place transpose moves each tile
+// straight from the input to the output (transpose_direct): blocks of L x W
+// transposed in registers become whole 64-byte lines of output, streamed when
+// the output is large, with no scratch between. Elsewhere (narrower vectors,
+// tiles whose output rows do not start on a line while streaming, 16-byte
+// elements, the in-place pair swap, the permute's tiled kernel: the boxes
+// whose scratch its plan lays out transposed, their rows through row
+// pointers) each tile is read from memory into scratch transposed (backends'
+// transpose_micro_edge; the pair swap's B x B micro-blocks as W x W vector
+// blocks of the build's width where they tile it (transpose_vector_bytes),
+// the out-of-place tiles' and the boxes' as plain loops with compile-time
+// trip counts, which are as fast there), then written as whole
+// destination rows, streamed when large (out of place; the permute's gathered
+// rows through a buffer). Streaming (non-temporal) stores do not read the
+// destination lines first.
 //
 // Backends choose it as data: Traits<Exec>::transpose_micro_edge (0 or
-// absent: the scratch path, as on GPUs), Traits<Exec>::stream_min_bytes
+// absent: the scratch path, as on GPUs), Traits<Exec>::transpose_vector_bytes
+// (0 or absent: no vector blocks in the scratch path),
+// Traits<Exec>::transpose_direct_min_bytes (the narrowest vectors with which
+// out-of-place tiles go direct; 0 or absent: never),
+// Traits<Exec>::transpose_direct_max_lanes (elements per vector there at
+// most), Traits<Exec>::stream_min_bytes
 // (outputs of at least this many bytes are streamed; 0 or absent: never) and
 // Traits<Exec>::transpose_prefetch_blocks (how many rows of micro-blocks
-// ahead the transposes prefetch; 0 or absent: none).
+// ahead the scratch path prefetches; 0 or absent: none).
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/backends/prefetch.hpp>
 #include <tilekit/backends/stream_store.hpp>
+#include <tilekit/backends/vector_block.hpp>
 #include <tilekit/impl/common/optional_traits.hpp>
 #include <tilekit/impl/common/tile_copy.hpp>
 
@@ -113,10 +127,14 @@ KOKKOS_INLINE_FUNCTION auto rows_then(const T* first, int n, const T* next, inde
 /// row of 8 rows at a time), which the hardware prefetchers start on cold.
 /// The last rows of micro-blocks prefetch the rows `ahead` (row(nr), ...),
 /// where given, so the next tile's first rows do not start cold either.
-template <int B, int D = 0, class T, class Row>
+template <int B, int D = 0, int VB = 0, class T, class Row>
 KOKKOS_INLINE_FUNCTION void micro_store_transposed_rows(const Row& row, T* dst, index_t ldd, int nr,
                                                         int nc, int tid, int nt,
                                                         RowsAhead after = {}) {
+  // Vector blocks of W x W (VB: the backend's transpose_vector_bytes) where
+  // they tile the micro-block, else the scalar loops.
+  constexpr int W = backends::block_lanes<VB, T>();
+  constexpr bool vec = W > 0 && B % W == 0;
   const int fc = nc - nc % B;
   for (int i = tid * B; i < nr; i += nt * B) {
     if (i + B <= nr) {
@@ -138,15 +156,24 @@ KOKKOS_INLINE_FUNCTION void micro_store_transposed_rows(const Row& row, T* dst, 
           if (j + B <= pc)
             TILEKIT_UNROLL
             for (int r = 0; r < B; ++r) backends::prefetch_read(ahead[r] + j);
-        T v[B][B];
-        TILEKIT_UNROLL
-        for (int r = 0; r < B; ++r)
+        if constexpr (vec) {
           TILEKIT_UNROLL
-          for (int c = 0; c < B; ++c) v[r][c] = p[r][j + c];
-        TILEKIT_UNROLL
-        for (int c = 0; c < B; ++c)
+          for (int rb = 0; rb < B; rb += W)
+            TILEKIT_UNROLL
+            for (int cb = 0; cb < B; cb += W)
+              backends::transpose_block<VB>([&](const int r) { return p[rb + r] + j + cb; },
+                                            dst + (j + cb) * ldd + i + rb, ldd);
+        } else {
+          T v[B][B];
           TILEKIT_UNROLL
-          for (int r = 0; r < B; ++r) dst[(j + c) * ldd + i + r] = v[r][c];
+          for (int r = 0; r < B; ++r)
+            TILEKIT_UNROLL
+            for (int c = 0; c < B; ++c) v[r][c] = p[r][j + c];
+          TILEKIT_UNROLL
+          for (int c = 0; c < B; ++c)
+            TILEKIT_UNROLL
+            for (int r = 0; r < B; ++r) dst[(j + c) * ldd + i + r] = v[r][c];
+        }
       }
       for (int j = fc; j < nc; ++j)
         TILEKIT_UNROLL
@@ -162,12 +189,83 @@ KOKKOS_INLINE_FUNCTION void micro_store_transposed_rows(const Row& row, T* dst, 
 
 /// The same from a tile of row stride lds at src (the transposes); `after`:
 /// the rows below the tile, src + nr * lds on.
-template <int B, int D = 0, class T>
+template <int B, int D = 0, int VB = 0, class T>
 KOKKOS_INLINE_FUNCTION void micro_store_transposed(const T* src, index_t lds, T* dst, index_t ldd,
                                                    int nr, int nc, int tid, int nt,
                                                    RowsAhead after = {}) {
-  micro_store_transposed_rows<B, D>([&](int r) { return src + r * lds; }, dst, ldd, nr, nc, tid,
+  micro_store_transposed_rows<B, D, VB>([&](int r) { return src + r * lds; }, dst, ldd, nr, nc, tid,
                                     nt, after);
+}
+
+/// Elements of T in a vector block on Exec: the lanes of its
+/// transpose_vector_bytes (0: T keeps the scalar micro-kernel).
+template <class Exec, class T>
+constexpr int vector_lanes() {
+  return backends::block_lanes<transpose_vector_bytes<Exec>(), T>();
+}
+
+/// Bytes of the vectors with which out-of-place tiles of T go straight from
+/// the input to the output on Exec (transpose_direct), read at run time: the
+/// widest the CPU gives (backends::host_vector_bytes), narrowed to the
+/// backend's transpose_direct_max_lanes elements of T, where that reaches its
+/// transpose_direct_min_bytes and T moves in vectors; 0 (the scratch path)
+/// otherwise.
+template <class Exec, class T>
+KOKKOS_INLINE_FUNCTION int direct_vector_bytes() {
+  constexpr int min = transpose_direct_min_bytes<Exec>();
+  constexpr int lanes = transpose_direct_max_lanes<Exec>();
+  if constexpr (min <= 0 || backends::block_lanes<64, T>() == 0) {
+    return 0;
+  } else {
+    int vb = backends::host_vector_bytes();
+    constexpr int cap = lanes > 0 ? lanes * static_cast<int>(sizeof(T)) : 64;
+    vb = vb < cap ? vb : cap;
+    return vb >= min ? vb : 0;
+  }
+}
+
+/// Whether a tile written at dst, rows ldd elements apart, goes straight
+/// from the input to the output (transpose_direct) in a team of nt work
+/// items, given the direct path's vector bytes (0: none): a one-thread team,
+/// and, where the output is streamed, every output row of the tile starting
+/// on a 64-byte line (streamed stores of whole lines only; other tiles keep
+/// the scratch path, whose runs stream their whole lines wherever they start).
+template <class T>
+KOKKOS_INLINE_FUNCTION bool direct_tile(int bytes, const T* dst, index_t ldd, int nt, bool stream) {
+  constexpr index_t line = 64;
+  return bytes > 0 && nt == 1 &&
+         (!stream || (reinterpret_cast<std::uintptr_t>(dst) % line == 0 &&
+                      ldd * static_cast<index_t>(sizeof(T)) % line == 0));
+}
+
+/// dst[c * ldd + r] = src[r * lds + c] for r < nr, c < nc, without scratch:
+/// each group of W columns (W: the vector's lanes) goes down the tile's rows
+/// L at a time (L rows: one 64-byte line of output), each L x W block
+/// transposed in registers (backends::transpose_line_block) into W runs of
+/// L elements, so the W output rows grow line after line and each line is
+/// whole soon after its first store (a streamed store skips the read of the
+/// memory it replaces only for whole lines; the next groups read the same
+/// input lines, still in L1). Rows past the last whole line block, and
+/// columns past the last group of W, go element by element, plainly.
+/// Native: the caller is compiled for vectors of VB bytes (whole vectors
+/// streamed; backends::with_vector_bytes).
+template <int VB, bool Native = false, class T>
+KOKKOS_INLINE_FUNCTION void transpose_direct(const T* src, index_t lds, T* dst, index_t ldd,
+                                             int nr, int nc, bool stream) {
+  constexpr int W = backends::block_lanes<VB, T>();
+  constexpr int L = backends::block_line_rows<VB, T>();
+  static_assert(W >= 2 && L >= W, "transpose_direct: T is not moved in vectors");
+  const int fr = nr - nr % L, fc = nc - nc % W;
+  for (int j = 0; j < fc; j += W) {
+    for (int i = 0; i < fr; i += L)
+      backends::transpose_line_block<VB, Native>(src + i * lds + j, lds, dst + j * ldd + i, ldd,
+                                                   stream);
+    for (int i = fr; i < nr; ++i)
+      TILEKIT_UNROLL
+      for (int c = 0; c < W; ++c) dst[(j + c) * ldd + i] = src[i * lds + j + c];
+  }
+  for (int j = fc; j < nc; ++j)
+    for (int i = 0; i < nr; ++i) dst[j * ldd + i] = src[i * lds + j];
 }
 
 /// dst[r * ldd + c] = s(r, c) for r < nr, c < nc: a scratch tile written out

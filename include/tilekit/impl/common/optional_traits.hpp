@@ -24,6 +24,14 @@ namespace tilekit::impl {
 
 /// The host path's micro-block edge (0: the scratch path, as on GPUs).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_micro_edge, 0)
+/// Bytes of the host's vector registers with which the transposes move
+/// blocks in registers (backends/vector_block.hpp; 0: the scalar micro-kernel).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_vector_bytes, 0)
+/// Out-of-place tiles go straight from the input to the output in registers
+/// where the CPU's vectors have at least this many bytes (0: never).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_direct_min_bytes, 0)
+/// The direct path's vectors hold at most this many elements (0: no bound).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_direct_max_lanes, 0)
 /// Outputs of at least this many bytes are streamed (0: never).
 TILEKIT_OPTIONAL_TRAIT(double, stream_min_bytes, 0)
 /// In place: row strides, in bytes, of a multiple of which the pair swap's
@@ -125,12 +133,15 @@ index_t tiles_wanted(int threads) {
   return static_cast<index_t>(tiles_per_thread<Exec>()) * (threads > 1 ? threads : 1);
 }
 
-/// Micro-block edge in elements on Exec: transpose_micro_edge (at least 2),
-/// or 0 where the backend keeps the scratch path.
-template <class Exec, class T>
+/// Micro-block edge in elements on Exec: transpose_micro_edge (at least 2,
+/// and, for kernels whose micro-blocks move vector blocks (Vectors), at least
+/// the lanes of a vector block of T, which then tile it), or 0 where the
+/// backend keeps the scratch path.
+template <class Exec, class T, bool Vectors = true>
 constexpr int micro_edge() {
   constexpr int edge = transpose_micro_edge<Exec>();
-  return edge <= 0 ? 0 : edge < 2 ? 2 : edge;
+  constexpr int lanes = Vectors ? backends::block_lanes<transpose_vector_bytes<Exec>(), T>() : 0;
+  return edge <= 0 ? 0 : edge < lanes ? lanes : edge < 2 ? 2 : edge;
 }
 
 /// The backend's transpose_tile_rows where tiles of T in teams of the launch

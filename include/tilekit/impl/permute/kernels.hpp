@@ -201,8 +201,9 @@ struct TableBox {
 template <class Exec, class T, int K, int N, class Store, BoxKind Kind, int W = 1>
 struct PermuteTiled {
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
-  /// Micro-block edge of the host path; 0: none (GPUs).
-  static constexpr int B = micro_edge<Exec, T>();
+  /// Micro-block edge of the host path (plain loops, no vector blocks); 0:
+  /// none (GPUs).
+  static constexpr int B = micro_edge<Exec, T, false>();
   /// The host path and a pure move: whole rows may be copied (and streamed).
   static constexpr bool runs = host_run_copy<Exec, T, Store>;
   using Scratch = ScratchArray<T, Exec>;

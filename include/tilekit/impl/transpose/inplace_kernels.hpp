@@ -60,6 +60,7 @@ struct TransposeInplaceBlocked {
   using Tile = ScratchTile<T, Exec>;
   static constexpr int B = micro_edge<Exec, T>();
   static constexpr int PF = transpose_prefetch_blocks<Exec>();
+  static constexpr int VB = transpose_vector_bytes<Exec>();
 
   T* a;
   index_t n;
@@ -117,14 +118,14 @@ struct TransposeInplaceBlocked {
         // consecutive pairs; none where nothing is prefetched).
         const Pair nq = PF > 0 && p + 1 < total ? pair_at(p + 1) : Pair{};
         const RowsAhead next{nq.ni, nq.nj};  // the next pair's upper tile (none: 0 rows)
-        micro_store_transposed_rows<B, PF>(
+        micro_store_transposed_rows<B, PF, VB>(
             rows_then(q.upper, q.ni, q.mirrored ? q.lower : nq.upper, stride), sa.data(),
             static_cast<index_t>(sa.stride(0)), q.ni, q.nj, tid, nt,
             q.mirrored ? RowsAhead{q.nj, q.ni} : next);
         if (q.mirrored && strips)
           swap_lower_in_strips(q, sa, sb, nq.upper, next);
         else if (q.mirrored)
-          micro_store_transposed_rows<B, PF>(rows_then(q.lower, q.nj, nq.upper, stride),
+          micro_store_transposed_rows<B, PF, VB>(rows_then(q.lower, q.nj, nq.upper, stride),
                                              sb.data(), static_cast<index_t>(sb.stride(0)), q.nj,
                                              q.ni, tid, nt, next);
       } else {
@@ -166,7 +167,7 @@ struct TransposeInplaceBlocked {
       const int h = Kokkos::min(S, q.nj - r0);
       const bool last = r0 + h == q.nj;
       const T* strip = q.lower + r0 * stride;
-      micro_store_transposed_rows<B, PF>(
+      micro_store_transposed_rows<B, PF, VB>(
           rows_then(strip, h, last ? next_upper : strip + h * stride, stride), sb.data() + r0,
           static_cast<index_t>(sb.stride(0)), h, q.ni, 0, 1,
           last ? next : RowsAhead{q.nj - r0 - h, q.ni});

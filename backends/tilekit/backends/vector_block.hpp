@@ -1,0 +1,336 @@
+#pragma once
+// In-register transposes of small blocks for the host backends, written with
+// the GNU vector extensions (GCC 12 on, clang): a row of a block is one
+// vector of W elements, and log2(W) rounds of zips (__builtin_shufflevector)
+// transpose W rows; the compiler lowers each zip to the target's shuffles
+// (SSE2 unpcklps/unpckhps, AVX2 and AVX-512 unpacks and lane permutes, NEON
+// zip1/zip2; docs/performance.md, "CPU path", shows the code). The same
+// loops written element by element are not turned into shuffles (GCC builds
+// each transposed vector from scalar loads), hence the vector types. Device
+// passes, nvcc's front end and other compilers have none: vector_bytes() is
+// 0 there, and a backend that gives it as its transpose_vector_bytes keeps
+// the scalar micro-kernel. The one place with the ISA test, so the kernels
+// that use it (impl/common/micro_transpose.hpp) have none.
+#include <Kokkos_Macros.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && \
+    !defined(__SYCL_DEVICE_ONLY__) && !defined(__NVCC__) &&        \
+    ((defined(__GNUC__) && __GNUC__ >= 12) || defined(__clang__))
+#if defined(__AVX512F__)
+#define TILEKIT_VECTOR_BYTES 64
+#elif defined(__AVX2__)
+#define TILEKIT_VECTOR_BYTES 32
+#elif defined(__SSE2__) || defined(__ARM_NEON)
+#define TILEKIT_VECTOR_BYTES 16
+#endif
+#endif
+#if defined(TILEKIT_VECTOR_BYTES) && defined(__SSE2__)
+#include <immintrin.h>
+#define TILEKIT_VECTOR_STREAM 1
+#endif
+// x86-64 with GCC or clang: routines compiled for AVX2 and AVX-512 (target
+// attributes) beside the build's own width, one chosen at run time from the
+// CPU's features (with_vector_bytes), so a default build uses the vectors of
+// the CPU it runs on.
+#if defined(TILEKIT_VECTOR_BYTES) && defined(__x86_64__) && TILEKIT_VECTOR_BYTES < 64
+#define TILEKIT_VECTOR_DISPATCH 1
+#endif
+
+namespace tilekit::backends {
+
+/// Bytes of the host's vector registers that the block transposes use (0:
+/// none compiled in: device passes, other compilers, hosts without SIMD).
+constexpr int vector_bytes() {
+#if defined(TILEKIT_VECTOR_BYTES)
+  return TILEKIT_VECTOR_BYTES;
+#else
+  return 0;
+#endif
+}
+
+/// Elements of T in one vector of VB bytes, the edge W of a block (0: T is
+/// not moved in vectors: sizes other than 1, 2, 4, 8 bytes, fewer than two
+/// per vector, or no vectors).
+template <int VB, class T>
+constexpr int block_lanes() {
+  constexpr int e = static_cast<int>(sizeof(T));
+  if constexpr (VB <= 0 || !std::is_trivially_copyable_v<T> || (e != 1 && e != 2 && e != 4 && e != 8))
+    return 0;
+  else
+    return VB / e >= 2 ? VB / e : 0;
+}
+
+/// Input rows of a line block of T: a 64-byte line of the output's rows (at
+/// least one block of W).
+template <int VB, class T>
+constexpr int block_line_rows() {
+  constexpr int W = block_lanes<VB, T>(), L = 64 / static_cast<int>(sizeof(T));
+  return W == 0 ? 0 : L > W ? L : W;
+}
+
+#if defined(TILEKIT_VECTOR_BYTES)
+namespace vector_detail {
+template <int E> struct uint_of;
+template <> struct uint_of<1> { using type = std::uint8_t; };
+template <> struct uint_of<2> { using type = std::uint16_t; };
+template <> struct uint_of<4> { using type = std::uint32_t; };
+template <> struct uint_of<8> { using type = std::uint64_t; };
+template <class U, int W>
+struct vec_of {
+  typedef U type __attribute__((vector_size(W * sizeof(U))));
+};
+/// W elements of T's bits: a move, whatever T holds.
+template <class T, int W>
+using vec_t = typename vec_of<typename uint_of<sizeof(T)>::type, W>::type;
+
+/// a0 b0 a1 b1 ... of the first halves of a and b; zip_hi: of the second.
+template <class V, std::size_t... I>
+inline V zip_lo(V a, V b, std::index_sequence<I...>) {
+  return __builtin_shufflevector(a, b, ((I % 2) ? sizeof...(I) + I / 2 : I / 2)...);
+}
+template <class V, std::size_t... I>
+inline V zip_hi(V a, V b, std::index_sequence<I...>) {
+  constexpr std::size_t W = sizeof...(I);
+  return __builtin_shufflevector(a, b, ((I % 2) ? W + W / 2 + I / 2 : W / 2 + I / 2)...);
+}
+
+/// x[r] = column r of the W x W block whose rows were x[0..W): log2(W)
+/// rounds of zipping row i with row i + W/2 (after them, row r holds
+/// element r of every row, in order).
+template <int W, class V>
+[[gnu::always_inline]] inline void transpose_rows(V (&x)[W]) {
+  V y[W];
+#pragma GCC unroll 8
+  for (int s = 1; s < W; s *= 2) {
+#pragma GCC unroll 64
+    for (int i = 0; i < W / 2; ++i) {
+      y[2 * i] = zip_lo(x[i], x[i + W / 2], std::make_index_sequence<W>{});
+      y[2 * i + 1] = zip_hi(x[i], x[i + W / 2], std::make_index_sequence<W>{});
+    }
+#pragma GCC unroll 64
+    for (int i = 0; i < W; ++i) x[i] = y[i];
+  }
+}
+
+template <class V>
+[[gnu::always_inline]] inline V load(const void* p) {
+  V v;
+  std::memcpy(&v, p, sizeof(V));
+  return v;
+}
+
+#if defined(TILEKIT_VECTOR_DISPATCH)
+// Streamed stores of 32 and 64 bytes in routines compiled for them (not
+// always_inline: a caller of the build's own target cannot take them; the
+// dispatched routines inline every call, gnu::flatten).
+template <class V>
+[[gnu::target("avx")]] inline void stream_256(void* p, const V& v) {
+  _mm256_stream_si256(static_cast<__m256i*>(p), reinterpret_cast<const __m256i&>(v));
+}
+template <class V>
+[[gnu::target("avx512f")]] inline void stream_512(void* p, const V& v) {
+  _mm512_stream_si512(static_cast<__m512i*>(p), reinterpret_cast<const __m512i&>(v));
+}
+#endif
+
+/// Stores v at p, streamed (non-temporal; p aligned to the vector) when
+/// `stream` and the host has streaming stores, else plainly. Native: the
+/// caller is compiled for vectors of V's size (the build's own width, or a
+/// dispatched routine), which then are streamed whole; other callers stream
+/// wider vectors as 16-byte pieces.
+template <bool Native, class V>
+[[gnu::always_inline]] inline void store(void* p, const V& v, bool stream) {
+#if defined(TILEKIT_VECTOR_STREAM)
+  if (stream) {
+    if constexpr (sizeof(V) == 16) {
+      _mm_stream_si128(static_cast<__m128i*>(p), reinterpret_cast<const __m128i&>(v));
+      return;
+    } else if constexpr (sizeof(V) <= TILEKIT_VECTOR_BYTES) {
+#if defined(__AVX512F__)
+      if constexpr (sizeof(V) == 64) {
+        _mm512_stream_si512(static_cast<__m512i*>(p), reinterpret_cast<const __m512i&>(v));
+        return;
+      }
+#endif
+#if defined(__AVX__)
+      if constexpr (sizeof(V) == 32) {
+        _mm256_stream_si256(static_cast<__m256i*>(p), reinterpret_cast<const __m256i&>(v));
+        return;
+      }
+#endif
+#if defined(TILEKIT_VECTOR_DISPATCH)
+    } else if constexpr (Native && sizeof(V) == 32) {
+      stream_256(p, v);
+      return;
+    } else if constexpr (Native && sizeof(V) == 64) {
+      stream_512(p, v);
+      return;
+#endif
+    } else {
+      for (std::size_t k = 0; k < sizeof(V); k += 16) {
+        __m128i q;
+        std::memcpy(&q, reinterpret_cast<const char*>(&v) + k, 16);
+        _mm_stream_si128(reinterpret_cast<__m128i*>(static_cast<char*>(p) + k), q);
+      }
+      return;
+    }
+  }
+#endif
+  (void)stream;
+  std::memcpy(p, &v, sizeof(V));
+}
+}  // namespace vector_detail
+#endif
+
+/// A line block: dst[c * ldd + r] = src[r * lds + c] for r < L, c < W (L =
+/// block_line_rows, W = block_lanes): L input rows of W elements become W
+/// output runs of L elements, a 64-byte line each, transposed as L / W
+/// blocks of W x W in registers; each run stored as L / W vectors, one after
+/// another, streamed when `stream` (the caller's runs then start on a line:
+/// a streamed whole line does not read the memory it replaces). Native: the
+/// caller is compiled for vectors of VB bytes (store).
+template <int VB, bool Native = false, class T>
+KOKKOS_INLINE_FUNCTION void transpose_line_block(const T* src, std::ptrdiff_t lds, T* dst,
+                                                 std::ptrdiff_t ldd, bool stream) {
+#if defined(TILEKIT_VECTOR_BYTES)
+  constexpr int W = block_lanes<VB, T>();
+  static_assert(W >= 2, "transpose_line_block: T is not moved in vectors");
+  constexpr int G = block_line_rows<VB, T>() / W;
+  using V = vector_detail::vec_t<T, W>;
+  V x[G][W];
+#pragma GCC unroll 64
+  for (int g = 0; g < G; ++g) {
+#pragma GCC unroll 64
+    for (int r = 0; r < W; ++r) x[g][r] = vector_detail::load<V>(src + (g * W + r) * lds);
+    vector_detail::transpose_rows<W>(x[g]);
+  }
+#pragma GCC unroll 64
+  for (int c = 0; c < W; ++c)
+#pragma GCC unroll 64
+    for (int g = 0; g < G; ++g) vector_detail::store<Native>(dst + c * ldd + g * W, x[g][c], stream);
+#else
+  (void)src, (void)lds, (void)dst, (void)ldd, (void)stream;
+#endif
+}
+
+/// dst[c * ldd + r] = row(r)[c] for r, c < W: a W x W block whose rows lie
+/// anywhere (row(r): a pointer to row r), transposed in registers, stored
+/// plainly (a scratch tile).
+template <int VB, class T, class Row>
+KOKKOS_INLINE_FUNCTION void transpose_block(const Row& row, T* dst, std::ptrdiff_t ldd) {
+#if defined(TILEKIT_VECTOR_BYTES)
+  constexpr int W = block_lanes<VB, T>();
+  static_assert(W >= 2, "transpose_block: T is not moved in vectors");
+  using V = vector_detail::vec_t<T, W>;
+  V x[W];
+#pragma GCC unroll 64
+  for (int r = 0; r < W; ++r) x[r] = vector_detail::load<V>(row(r));
+  vector_detail::transpose_rows<W>(x);
+#pragma GCC unroll 64
+  for (int c = 0; c < W; ++c) vector_detail::store<false>(dst + c * ldd, x[c], false);
+#else
+  (void)row, (void)dst, (void)ldd;
+#endif
+}
+
+/// The W x W blocks at a and b (rows ld elements apart) each replaced by the
+/// other's transpose (a == b: the block transposed in place): both read
+/// before either is written.
+template <int VB, class T>
+KOKKOS_INLINE_FUNCTION void swap_blocks_transposed(T* a, T* b, std::ptrdiff_t ld) {
+#if defined(TILEKIT_VECTOR_BYTES)
+  constexpr int W = block_lanes<VB, T>();
+  static_assert(W >= 2, "swap_blocks_transposed: T is not moved in vectors");
+  using V = vector_detail::vec_t<T, W>;
+  V x[W], y[W];
+#pragma GCC unroll 64
+  for (int r = 0; r < W; ++r) {
+    x[r] = vector_detail::load<V>(a + r * ld);
+    y[r] = vector_detail::load<V>(b + r * ld);
+  }
+  vector_detail::transpose_rows<W>(x);
+  vector_detail::transpose_rows<W>(y);
+#pragma GCC unroll 64
+  for (int r = 0; r < W; ++r) {
+    vector_detail::store<false>(b + r * ld, x[r], false);
+    vector_detail::store<false>(a + r * ld, y[r], false);
+  }
+#else
+  (void)a, (void)b, (void)ld;
+#endif
+}
+
+/// Bytes of the widest vectors the CPU running this process gives the
+/// routines of with_vector_bytes: on x86-64 with GCC or clang 64 where it has
+/// AVX-512 (F and BW), 32 where it has AVX2 (run-time checks, once), never
+/// less than the build's own width; elsewhere the build's width (0: none).
+/// The environment's TILEKIT_HOST_VECTOR_BYTES (0, 16, 32 or 64), read once,
+/// lowers it (as MKL_ENABLE_INSTRUCTIONS does): to compare the paths on one
+/// CPU, or to keep wide vectors off a CPU that slows its clock for them.
+KOKKOS_INLINE_FUNCTION int host_vector_bytes() {
+#if defined(TILEKIT_VECTOR_BYTES)
+  static const int bytes = [] {
+    int b = vector_bytes();
+#if defined(TILEKIT_VECTOR_DISPATCH)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) b = 64;
+    else if (__builtin_cpu_supports("avx2") && b < 32) b = 32;
+#endif
+    if (const char* cap = std::getenv("TILEKIT_HOST_VECTOR_BYTES")) {
+      const int c = std::atoi(cap);
+      if ((c == 0 || c == 16 || c == 32 || c == 64) && c < b) b = c;
+    }
+    return b;
+  }();
+  return bytes;
+#else
+  return 0;
+#endif
+}
+
+#if defined(TILEKIT_VECTOR_DISPATCH)
+namespace vector_detail {
+// f compiled for the ISA: every call inside inlined (flatten), so the
+// kernel's vector code is generated for it; a call per tile.
+template <class F>
+[[gnu::target("avx2"), gnu::flatten, gnu::noinline]] void run_avx2(const F& f) {
+  f(std::integral_constant<int, 32>{}, std::true_type{});
+}
+template <class F>
+[[gnu::target("avx512f,avx512bw,avx512vl,avx512dq"), gnu::flatten, gnu::noinline]] void run_avx512(
+    const F& f) {
+  f(std::integral_constant<int, 64>{}, std::true_type{});
+}
+}  // namespace vector_detail
+#endif
+
+/// f(std::integral_constant<int, VB>{}, std::true_type{}) in a routine
+/// compiled for vectors of VB = vb bytes (vb from host_vector_bytes: the
+/// build's own width, or on x86-64 an AVX2 or AVX-512 routine), where vb >=
+/// Min; nothing otherwise (device passes, nvcc: no vectors). The second
+/// argument tells f's vector code it runs compiled for VB (store: whole
+/// streamed vectors).
+template <int Min, class F>
+KOKKOS_INLINE_FUNCTION void with_vector_bytes(int vb, const F& f) {
+#if defined(TILEKIT_VECTOR_DISPATCH)
+  if constexpr (TILEKIT_VECTOR_BYTES < 64 && Min <= 64) {
+    if (vb == 64) return vector_detail::run_avx512(f);
+  }
+  if constexpr (TILEKIT_VECTOR_BYTES < 32 && Min <= 32) {
+    if (vb == 32) return vector_detail::run_avx2(f);
+  }
+#endif
+  if constexpr (vector_bytes() > 0 && vector_bytes() >= Min) {
+    if (vb == vector_bytes()) f(std::integral_constant<int, vector_bytes()>{}, std::true_type{});
+  }
+  (void)vb, (void)f;
+}
+
+}  // namespace tilekit::backends
