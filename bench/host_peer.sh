@@ -33,8 +33,19 @@ trap 'rm -rf "$tmp"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 files=()
 for ((k = 1; k <= reps; ++k)); do
-  "$tool" transpose --n "$sizes" --dtype float,double --space openmp --json "$tmp/tool-run$k.json" \
-    > /dev/null
+  # The tool takes one size a call: its files of this round, merged into one.
+  for n in ${sizes//,/ }; do
+    "$tool" transpose --n "$n" --dtype float,double --space openmp --json "$tmp/tool-run$k-$n.json" \
+      > /dev/null
+  done
+  python3 - "$tmp"/tool-run$k-*.json > "$tmp/tool-run$k.json" <<'PY'
+import json, sys
+out = json.load(open(sys.argv[1]))
+for path in sys.argv[2:]:
+    out["rows"] += json.load(open(path))["rows"]
+json.dump(out, sys.stdout, indent=1)
+PY
+  rm -f "$tmp"/tool-run$k-*.json
   files+=("$tmp/tool-run$k.json")
   for n in ${sizes//,/ }; do
     "$peer" "$n" "$peer_b" > "$tmp/peer-$n.txt"
