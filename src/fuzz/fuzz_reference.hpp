@@ -13,6 +13,7 @@
 
 #include "fuzz_case.hpp"
 #include "support/types.hpp"
+#include "support/views.hpp"  // contiguous_strides
 
 namespace tilekit::fuzz {
 
@@ -78,19 +79,6 @@ std::string show(const T& x) {
   return s.str();
 }
 
-/// Strides of a contiguous view of extents e in the layout.
-inline std::vector<std::int64_t> strides_of(const std::vector<std::int64_t>& e, bool left) {
-  const int r = static_cast<int>(e.size());
-  std::vector<std::int64_t> s(r);
-  std::int64_t st = 1;
-  for (int q = 0; q < r; ++q) {
-    const int d = left ? q : r - 1 - q;
-    s[d] = st;
-    st *= e[d];
-  }
-  return s;
-}
-
 /// out = alpha * permute(in, perm) + beta * out on logical indices
 /// (out(j) = in(i), j_k = i_perm[k]), with the library's conventions: beta == 0
 /// never reads out, and alpha == 1 with beta == 0 is a plain move.
@@ -103,7 +91,8 @@ void reference_permute(const std::vector<std::int64_t>& e, const std::vector<int
   if (n == 0) return;
   std::vector<std::int64_t> oe(r), ostride_in(r), i(r, 0);
   for (int k = 0; k < r; ++k) oe[k] = e[perm[k]];
-  const auto is = strides_of(e, left), os = strides_of(oe, left);
+  const auto is = support::contiguous_strides(e, left),
+             os = support::contiguous_strides(oe, left);
   for (int k = 0; k < r; ++k) ostride_in[perm[k]] = os[k];
   const bool beta0 = beta == T(0), move = beta0 && alpha == T(1);
   for (std::int64_t c = 0; c < n; ++c) {
