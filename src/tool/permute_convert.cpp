@@ -259,7 +259,8 @@ void check_convert_options(const PermuteArgs& o) {
       });
       throw CLI::ValidationError(
           "--out-dtype", in + " -> " + out + (o.conj ? " conjugated" : "") +
-                             " is not one of the tool's pairs (" + pairs +
+                             " is not one of the tool's pairs (" +
+                             (pairs.empty() ? std::string("this build has none") : pairs) +
                              "; the library converts between any of its types; the tool "
                              "compiles the pairs of TILEKIT_ETI_CONVERSIONS among "
                              "TILEKIT_ETI_TYPES)");
