@@ -40,8 +40,9 @@ TYPED_TEST(Fuzz, RandomCasesMatchTheHostReference) {
   EXPECT_EQ(tally.cases + tally.skipped, static_cast<std::int64_t>(case_count()));
   if (case_count() < 1000) return;  // too few for the coverage checks
   for (const auto& [cat, value] : fuzz::expected_coverage())
-    if (cat != "type" || tally.counts["skipped"][value] == 0)
+    if (cat != "type" || tally.counts["skipped"][value] == 0) {
       EXPECT_GT(tally.counts[cat][value], 0) << "no case of " << cat << " " << value;
+    }
   // Every method of the general permute ran (the box kinds depend on the space).
   for (const char* m : {"permute:none", "permute:copy", "permute:rows", "permute:naive",
                         "permute:simple", "permute:shared", "permute:tiled/affine"})
