@@ -139,7 +139,8 @@ message(STATUS "user: Kokkos ${Kokkos_VERSION} ${Kokkos_DEVICES} language ${Kokk
 
 # The presets: configure preset, extra configure arguments, build target (None: all).
 PRESETS = {
-    "demo": ("openmp", [], "tilekit_tool", "the README's demo build: the tool only (openmp preset)"),
+    "demo": ("demo", [], "tilekit_tool",
+             "the README's demo build: the tool only (demo preset: OpenMP; float, double, int32)"),
     "openmp": ("openmp", [], None, "the whole openmp preset: library, tests, benchmarks, tool"),
     "cuda-tool": ("cuda", ["-DTILEKIT_SPACES=OpenMP;Cuda"], "tilekit_tool",
                   "the CUDA build of the tool alone (TILEKIT_SPACES=OpenMP;Cuda)"),
@@ -287,6 +288,27 @@ def user_tu(args, name, prefix, work, env, rep, log):
                wall, user, sys_, rss, l0, l1, repeat=rep, language=lang), kokkos
 
 
+def ninja_units(build, top=40):
+    """The slowest units of the build just run, from ninja's log: (output, wall s),
+    slowest first. At -j N on N idle cores a unit's wall time is its compiler's CPU time."""
+    path = os.path.join(build, ".ninja_log")
+    if not os.path.exists(path):
+        return []
+    units = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) < 4:
+                continue
+            start, end, out = int(parts[0]), int(parts[1]), parts[3]
+            if out.endswith((".o", ".gch", ".pch")):
+                units[out] = (end - start) / 1000.0  # the last build's entry wins
+    return [{"unit": u, "wall_s": round(t, 1)}
+            for u, t in sorted(units.items(), key=lambda kv: -kv[1])[:top]]
+
+
 def preset_build(args, name, work, env, log):
     preset, extra, target, what = PRESETS[name]
     build = os.path.join(work, f"preset-{name}")
@@ -308,7 +330,8 @@ def preset_build(args, name, work, env, log):
     wall, user, sys_, rss, _, l0, l1 = timed(cmd, env=env, log=log)
     rows.append(row("build", f"preset-{name}", space, [], "-", what, args.compiler_id,
                     wall, user, sys_, rss, l0, l1, jobs=args.jobs,
-                    kokkos_in_tree=bool(args.kokkos_source), cpu_min=round((user + sys_) / 60, 1)))
+                    kokkos_in_tree=bool(args.kokkos_source), cpu_min=round((user + sys_) / 60, 1),
+                    units=ninja_units(build)))
     return rows
 
 

@@ -36,10 +36,13 @@ TYPED_TEST(Fuzz, RandomCasesMatchTheHostReference) {
   std::cout << Exec::name() << ": " << tally.str();
   for (std::size_t k = 0; k < failures.size() && k < 20; ++k) ADD_FAILURE() << failures[k];
   EXPECT_EQ(tally.failures, 0);
-  EXPECT_EQ(tally.cases, static_cast<std::int64_t>(case_count()));
+  // Cases of a type the build does not compile (TILEKIT_ETI_TYPES) are skipped.
+  EXPECT_EQ(tally.cases + tally.skipped, static_cast<std::int64_t>(case_count()));
   if (case_count() < 1000) return;  // too few for the coverage checks
   for (const auto& [cat, value] : fuzz::expected_coverage())
-    EXPECT_GT(tally.counts[cat][value], 0) << "no case of " << cat << " " << value;
+    if (cat != "type" || tally.counts["skipped"][value] == 0) {
+      EXPECT_GT(tally.counts[cat][value], 0) << "no case of " << cat << " " << value;
+    }
   // Every method of the general permute ran (the box kinds depend on the space).
   for (const char* m : {"permute:none", "permute:copy", "permute:rows", "permute:naive",
                         "permute:simple", "permute:shared", "permute:tiled/affine"})

@@ -384,11 +384,14 @@ void Tally::merge(const Tally& o) {
   cases += o.cases;
   failures += o.failures;
   elements += o.elements;
+  skipped += o.skipped;
 }
 
 std::string Tally::str() const {
   std::ostringstream s;
-  s << cases << " cases, " << failures << " failures, " << elements << " elements\n";
+  s << cases << " cases, " << failures << " failures, " << elements << " elements";
+  if (skipped > 0) s << ", " << skipped << " skipped (types not compiled into this program)";
+  s << '\n';
   for (const auto& [cat, m] : counts) {
     s << "  " << cat << ":";
     for (const auto& [v, n] : m) s << ' ' << v << '=' << n;

@@ -60,6 +60,7 @@ Case generate_from(std::uint64_t case_seed, const Limits& lim = {});
 struct Tally {
   std::map<std::string, std::map<std::string, std::int64_t>> counts;
   std::int64_t cases = 0, failures = 0, elements = 0;
+  std::int64_t skipped = 0;  ///< cases of a type the program does not compile (not run)
   void add(const std::string& category, const std::string& value) { ++counts[category][value]; }
   void add_case(const Case& c, const std::string& method);
   void merge(const Tally& other);

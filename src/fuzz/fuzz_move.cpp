@@ -160,7 +160,10 @@ Outcome move_typed(const Exec& exec, const Case& c) {
 
 template <class Exec>
 Outcome run_move(const Exec& exec, const Case& c) {
-  return with_type(c.type, [&](auto t) { return move_typed<Exec, decltype(t)>(exec, c); });
+  return with_type(c.type, [&](auto t) -> Outcome {
+    if constexpr (support::built_case_v<decltype(t)>) return move_typed<Exec, decltype(t)>(exec, c);
+    else return not_built(c);
+  });
 }
 
 #define TILEKIT_RUN_MOVE(Exec) template Outcome run_move(const Exec&, const Case&);

@@ -67,4 +67,73 @@ std::string type_name() {
   else return "other";
 }
 
+/// Whether the program compiles its cases of element type T: the tool and the
+/// fuzz runner compile only the types the library holds (TILEKIT_ETI_TYPES:
+/// cmake/TilekitToolCases.cmake defines TILEKIT_TOOL_TYPES, their names, and
+/// TILEKIT_TOOL_HAS_<NAME> for each), so that they instantiate no kernel of
+/// their own; a program without TILEKIT_TOOL_TYPES compiles every type.
+template <class T>
+constexpr bool built_case() {
+#if defined(TILEKIT_TOOL_TYPES)
+  using H = Kokkos::Experimental::half_t;
+  using B = Kokkos::Experimental::bhalf_t;
+  bool has[10] = {};
+#if defined(TILEKIT_TOOL_HAS_INT32)
+  has[0] = true;
+#endif
+#if defined(TILEKIT_TOOL_HAS_INT64)
+  has[1] = true;
+#endif
+#if defined(TILEKIT_TOOL_HAS_FLOAT)
+  has[2] = true;
+#endif
+#if defined(TILEKIT_TOOL_HAS_DOUBLE)
+  has[3] = true;
+#endif
+#if defined(TILEKIT_TOOL_HAS_CFLOAT)
+  has[4] = true;
+#endif
+#if defined(TILEKIT_TOOL_HAS_CDOUBLE)
+  has[5] = true;
+#endif
+#if defined(TILEKIT_TOOL_HAS_UINT8)
+  has[6] = true;
+#endif
+#if defined(TILEKIT_TOOL_HAS_UINT16)
+  has[7] = true;
+#endif
+#if defined(TILEKIT_TOOL_HAS_HALF)
+  has[8] = true;
+#endif
+#if defined(TILEKIT_TOOL_HAS_BHALF)
+  has[9] = true;
+#endif
+  // The 2-byte floats first: a host-only Kokkos makes them float.
+  if constexpr (!std::is_same_v<H, float> && std::is_same_v<T, H>) return has[8];
+  else if constexpr (!std::is_same_v<B, float> && std::is_same_v<T, B>) return has[9];
+  else if constexpr (std::is_same_v<T, std::int32_t>) return has[0];
+  else if constexpr (std::is_same_v<T, std::int64_t>) return has[1];
+  else if constexpr (std::is_same_v<T, float>) return has[2];
+  else if constexpr (std::is_same_v<T, double>) return has[3];
+  else if constexpr (std::is_same_v<T, Kokkos::complex<float>>) return has[4];
+  else if constexpr (std::is_same_v<T, Kokkos::complex<double>>) return has[5];
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return has[6];
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return has[7];
+  else return false;
+#else
+  return true;
+#endif
+}
+template <class T> inline constexpr bool built_case_v = built_case<T>();
+
+/// The names of the element types the program compiles ("int32,float,double"),
+/// "" where it compiles every type.
+inline std::string built_types() {
+#if defined(TILEKIT_TOOL_TYPES)
+  return TILEKIT_TOOL_TYPES;
+#else
+  return "";
+#endif
+}
+
 }  // namespace tilekit::support

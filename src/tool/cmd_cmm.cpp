@@ -236,11 +236,12 @@ bool measure_cmm(const CmmArgs& o, report::Report& rep) {
   for (const auto& d : split_list(dtypes))
     if (d != "float" && d != "double")
       throw CLI::ValidationError("--dtype", "cmm computes in float or double, not '" + d + "'");
+  check_family_dtypes<false, float, double>(dtypes);  // the ones this tool is built with
   begin_report(o.common, "", rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const double peak = hardware_info(exec).peak_gbps;
-    for_each_dtype(dtypes, [&](auto tag) {
+    for_each_family_dtype<false, float, double>(dtypes, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_floating_point_v<T>)
         ok = run_space_type<std::decay_t<decltype(exec)>, T>(o, exec, peak, rep) && ok;

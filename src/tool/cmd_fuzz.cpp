@@ -33,6 +33,10 @@ int run(const Options& o) {
     int status = 0;
     for_each_space(o.space, [&](const auto& exec) {
       const auto out = fuzz::run(exec, c);
+      if (out.skipped) {
+        std::cout << exec.name() << ": skipped: " << out.message << '\n';
+        return;
+      }
       std::cout << exec.name() << ": " << (out.ok ? "ok" : "FAILED") << " (" << out.method
                 << ")" << (out.ok ? "" : ": " + out.message) << '\n';
       if (!out.ok) status = 1;

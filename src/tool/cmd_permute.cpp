@@ -35,11 +35,8 @@ const std::vector<std::string> kVariants = {
 /// fn(T{}) for every selected type; complex types beside common's three.
 template <class Fn>
 void for_each_type(const std::string& which, Fn&& fn) {
-  for (const auto& d : split_list(which == "all" ? "int32,float,double,cfloat,cdouble" : which)) {
-    if (d == "cfloat") fn(Kokkos::complex<float>{});
-    else if (d == "cdouble") fn(Kokkos::complex<double>{});
-    else if (!half_dtype(d, fn)) for_each_dtype(d, fn);
-  }
+  for_each_family_dtype<true, std::int32_t, float, double, Kokkos::complex<float>,
+                        Kokkos::complex<double>>(which, std::forward<Fn>(fn));
 }
 
 /// A plan over the buffers a (input) and b (output) viewed with the shape's
@@ -365,6 +362,7 @@ bool measure_permute(const PermuteArgs& o, report::Report& rep) {
     if (e < 1) throw CLI::ValidationError("--shape", "extents must be positive");
   for (const auto& p : permutations(o, static_cast<int>(ext.size())))
     impl::check_permutation("--perm", p, static_cast<int>(ext.size()));
+  for_each_type(o.common.dtype, [](auto) {});  // throws for a type not built, before any row
   check_convert_options(o);
   begin_report(o.common, o.transfers, rep);
   bool ok = true;

@@ -86,10 +86,8 @@ bool sum_ok(R got, std::int64_t exact, double bound) {
 /// (GPU builds); reduce accepts them too.
 template <class Fn>
 void for_each_reduce_dtype(const std::string& which, Fn&& fn) {
-  for (const auto& d : split_list(which == "all" ? "int32,int64,float,double" : which)) {
-    if (d == "int64") fn(std::int64_t{});
-    else if (!half_dtype(d, fn)) for_each_dtype(d, fn);
-  }
+  for_each_family_dtype<true, std::int32_t, std::int64_t, float, double>(which,
+                                                                         std::forward<Fn>(fn));
 }
 
 /// --sub: the input window, rows x cols elements with strides (rs, cs) in a
@@ -401,6 +399,7 @@ Runner setup(CLI::App& app) {
 }  // namespace
 
 bool measure_reduce(const ReduceArgs& o, report::Report& rep) {
+  for_each_reduce_dtype(o.common.dtype, [](auto) {});  // throws for a type not built, first
   begin_measurement(o, kVariants, rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {

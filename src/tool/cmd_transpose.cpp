@@ -249,6 +249,7 @@ Runner setup(CLI::App& app) {
 }  // namespace
 
 bool measure_transpose(const TransposeArgs& o, report::Report& rep) {
+  check_family_dtypes<true, std::int32_t, float, double>(o.common.dtype);
   begin_measurement(o, kVariants, rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
@@ -257,8 +258,7 @@ bool measure_transpose(const TransposeArgs& o, report::Report& rep) {
       ok = run_space_type<decltype(exec), decltype(tag)>(o, exec, peak, rep) && ok;
     };
     // common's types, and half / bhalf where Kokkos has them
-    for (const auto& d : split_list(o.common.dtype))
-      if (!half_dtype(d, run)) for_each_dtype(d, run);
+    for_each_family_dtype<true, std::int32_t, float, double>(o.common.dtype, run);
   });
   return ok;
 }

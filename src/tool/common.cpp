@@ -12,9 +12,11 @@ namespace tilekit::tool {
 void add_common_options(CLI::App& app, CommonOptions& o) {
   app.add_option("--space", o.space, "default | host | all | serial | openmp | cuda")
       ->capture_default_str();
+  const std::string built = support::built_types();
   app.add_option("--dtype", o.dtype,
                  "int32 | float | double | all (comma-separated list; transpose, permute and "
-                 "reduce also half, bhalf where Kokkos has 2-byte ones: GPU builds)")
+                 "reduce also half, bhalf where Kokkos has 2-byte ones: GPU builds)" +
+                     (built.empty() ? std::string() : "; this build: " + built))
       ->capture_default_str();
   app.add_option("--reps", o.reps, "timed repetitions (median reported)")
       ->capture_default_str()
@@ -51,6 +53,14 @@ void add_devices(const std::string& spaces, report::Report& r) {
       if (d.space == name) return;
     r.devices.push_back(hardware_info(exec));
   });
+}
+
+void throw_not_built(const std::string& d) {
+  throw CLI::ValidationError(
+      "--dtype", d + ": this tool is built without it (its types: " + support::built_types() +
+                     "); they follow the library's compiled types: configure with "
+                     "-DTILEKIT_ETI_TYPES=\"<list with " + d +
+                     ">\" (the openmp preset's default has them all)");
 }
 
 std::vector<std::string> split_list(const std::string& s) {

@@ -135,17 +135,6 @@ void for_each_space(const std::string& which, Fn&& fn) {
     });
 }
 
-/// Calls fn(T{}) for every selected type among int32, float, double.
-template <class Fn>
-void for_each_dtype(const std::string& which, Fn&& fn) {
-  for (const auto& d : split_list(which == "all" ? "int32,float,double" : which)) {
-    if (d == "int32") fn(std::int32_t{});
-    else if (d == "float") fn(float{});
-    else if (d == "double") fn(double{});
-    else throw CLI::ValidationError("--dtype", "unknown type '" + d + "'");
-  }
-}
-
 /// The moving families' (transpose, permute) 2-byte types: calls fn with
 /// Kokkos::Experimental::half_t or bhalf_t for d == "half" or "bhalf" (throws
 /// where this Kokkos has none); false for any other d.
@@ -161,6 +150,53 @@ bool half_dtype(const std::string& d, Fn&& fn) {
                                             "a GPU backend it defines half_t and bhalf_t as float)");
 #endif
   return true;
+}
+
+/// Throws the --dtype error for a type this tool is built without (its
+/// cases follow the library's TILEKIT_ETI_TYPES), naming the option that adds it.
+[[noreturn]] void throw_not_built(const std::string& d);
+
+/// Calls fn(T{}) for each type of the --dtype list `which` among a family's
+/// types Ts (and Kokkos' half and bhalf where WithHalf); "all" stands for each
+/// of Ts this tool is built with. Throws CLI::ValidationError for a name the
+/// family does not take and for a type this tool is built without, so that a
+/// case that was not compiled is never called.
+template <bool WithHalf, class... Ts, class Fn>
+void for_each_family_dtype(const std::string& which, Fn&& fn) {
+  auto call = [&](const std::string& d, auto t) {
+    if constexpr (support::built_case_v<decltype(t)>) fn(t);
+    else throw_not_built(d);
+  };
+  if (which == "all") {
+    auto all = [&](auto t) {
+      if constexpr (support::built_case_v<decltype(t)>) fn(t);
+    };
+    (all(Ts{}), ...);
+    return;
+  }
+  for (const auto& d : split_list(which)) {
+    bool known = false;
+    auto one = [&](auto t) {
+      if (known || type_name<decltype(t)>() != d) return;
+      known = true;
+      call(d, t);
+    };
+    (one(Ts{}), ...);
+    if (!known && WithHalf) known = half_dtype(d, [&](auto t) { call(d, t); });
+    if (!known) throw CLI::ValidationError("--dtype", "unknown type '" + d + "'");
+  }
+}
+
+/// Throws as for_each_family_dtype would, before anything runs.
+template <bool WithHalf, class... Ts>
+void check_family_dtypes(const std::string& which) {
+  for_each_family_dtype<WithHalf, Ts...>(which, [](auto) {});
+}
+
+/// Calls fn(T{}) for every selected type among int32, float, double.
+template <class Fn>
+void for_each_dtype(const std::string& which, Fn&& fn) {
+  for_each_family_dtype<false, std::int32_t, float, double>(which, std::forward<Fn>(fn));
 }
 
 /// Deterministic data: value k of a buffer, exact in every supported type.
