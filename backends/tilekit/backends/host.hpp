@@ -38,14 +38,11 @@ struct HostTraits {
   /// (AVX2, AVX-512: chosen at run time on x86-64); with 16-byte vectors
   /// (SSE2, NEON) the scratch path is faster (docs/performance.md).
   static constexpr int transpose_direct_min_bytes = 32;
-  /// ... with at most 16 elements per vector, and only for elements of which
-  /// a 64-byte line holds no more (4 and 8 bytes): a line block keeps one
-  /// input row per element of an output line in registers (16 x 16 blocks of
-  /// floats with AVX-512, 16 x 8 with AVX2; 8 x 8 of doubles), so each input
-  /// line is read whole at once with 64-byte vectors, which rows a multiple
-  /// of 4 KiB apart (sharing a few cache sets) need; 1- and 2-byte elements
-  /// keep the scratch path.
-  static constexpr int transpose_direct_max_lanes = 16;
+  /// ... with at most 8 elements per vector (8 x 8 blocks of floats with
+  /// AVX2, of doubles with AVX-512): a line block keeps its 64 / sizeof(T)
+  /// rows in registers, which wider vectors of small elements overflow, so
+  /// 1- and 2-byte elements keep the scratch path.
+  static constexpr int transpose_direct_max_lanes = 8;
   /// Outputs past the last-level cache are streamed (no read of the lines).
   static constexpr long stream_min_bytes = 1L << 25;
   /// Tiles go down columns: a thread's writes continue the same rows.

@@ -208,15 +208,13 @@ constexpr int vector_lanes() {
 /// the input to the output on Exec (transpose_direct), read at run time: the
 /// widest the CPU gives (backends::host_vector_bytes), narrowed to the
 /// backend's transpose_direct_max_lanes elements of T, where that reaches its
-/// transpose_direct_min_bytes, T moves in vectors and a 64-byte line holds
-/// no more elements of T than that (a line block keeps one input row per
-/// element of an output line in registers); 0 (the scratch path) otherwise.
+/// transpose_direct_min_bytes and T moves in vectors; 0 (the scratch path)
+/// otherwise.
 template <class Exec, class T>
 KOKKOS_INLINE_FUNCTION int direct_vector_bytes() {
   constexpr int min = transpose_direct_min_bytes<Exec>();
   constexpr int lanes = transpose_direct_max_lanes<Exec>();
-  constexpr bool fits = lanes <= 0 || 64 / static_cast<int>(sizeof(T)) <= lanes;
-  if constexpr (min <= 0 || backends::block_lanes<64, T>() == 0 || !fits) {
+  if constexpr (min <= 0 || backends::block_lanes<64, T>() == 0) {
     return 0;
   } else {
     int vb = backends::host_vector_bytes();
