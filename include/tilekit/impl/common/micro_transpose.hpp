@@ -239,14 +239,19 @@ KOKKOS_INLINE_FUNCTION bool direct_tile(int bytes, const T* dst, index_t ldd, in
 }
 
 /// dst[c * ldd + r] = src[r * lds + c] for r < nr, c < nc, without scratch:
-/// each group of W columns (W: the vector's lanes) goes down the tile's rows
-/// L at a time (L rows: one 64-byte line of output), each L x W block
-/// transposed in registers (backends::transpose_line_block) into W runs of
-/// L elements, so the W output rows grow line after line and each line is
-/// whole soon after its first store (a streamed store skips the read of the
-/// memory it replaces only for whole lines; the next groups read the same
-/// input lines, still in L1). Rows past the last whole line block, and
-/// columns past the last group of W, go element by element, plainly.
+/// each L x W block (W: the vector's lanes; L rows: one 64-byte line of
+/// output) is transposed in registers (backends::transpose_line_block) into W
+/// runs of L elements. The tile goes down its rows L at a time over the
+/// columns of one 64-byte line of input (L columns: L / W blocks side by
+/// side), so each input line is used whole while its L rows are in L1 (were
+/// the groups of W columns taken down the whole tile one after another, an
+/// input line would be read once per group, and rows a multiple of 4 KiB
+/// apart share so few cache sets that it would come from memory each time),
+/// and the L output rows of those columns grow line after line, each line
+/// whole at once (a streamed store skips the read of the memory it replaces
+/// only for whole lines). Columns past the last whole line go in groups of W
+/// the same way; rows past the last whole line block, and columns past the
+/// last group of W, element by element, plainly.
 /// Native: the caller is compiled for vectors of VB bytes (whole vectors
 /// streamed; backends::with_vector_bytes).
 template <int VB, bool Native = false, class T>
@@ -254,16 +259,22 @@ KOKKOS_INLINE_FUNCTION void transpose_direct(const T* src, index_t lds, T* dst, 
                                              int nr, int nc, bool stream) {
   constexpr int W = backends::block_lanes<VB, T>();
   constexpr int L = backends::block_line_rows<VB, T>();
-  static_assert(W >= 2 && L >= W, "transpose_direct: T is not moved in vectors");
-  const int fr = nr - nr % L, fc = nc - nc % W;
-  for (int j = 0; j < fc; j += W) {
+  static_assert(W >= 2 && L >= W && L % W == 0, "transpose_direct: T is not moved in vectors");
+  const int fr = nr - nr % L, fl = nc - nc % L, fc = nc - nc % W;
+  // Columns [j, j + G W): G groups of W down the rows, side by side.
+  auto columns = [&](const int j, auto groups) {
+    constexpr int G = decltype(groups)::value;
     for (int i = 0; i < fr; i += L)
-      backends::transpose_line_block<VB, Native>(src + i * lds + j, lds, dst + j * ldd + i, ldd,
-                                                   stream);
+      TILEKIT_UNROLL
+      for (int g = 0; g < G; ++g)
+        backends::transpose_line_block<VB, Native>(src + i * lds + j + g * W, lds,
+                                                     dst + (j + g * W) * ldd + i, ldd, stream);
     for (int i = fr; i < nr; ++i)
       TILEKIT_UNROLL
-      for (int c = 0; c < W; ++c) dst[(j + c) * ldd + i] = src[i * lds + j + c];
-  }
+      for (int c = 0; c < G * W; ++c) dst[(j + c) * ldd + i] = src[i * lds + j + c];
+  };
+  for (int j = 0; j < fl; j += L) columns(j, std::integral_constant<int, L / W>{});
+  for (int j = fl; j < fc; j += W) columns(j, std::integral_constant<int, 1>{});
   for (int j = fc; j < nc; ++j)
     for (int i = 0; i < nr; ++i) dst[j * ldd + i] = src[i * lds + j];
 }
