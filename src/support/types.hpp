@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -46,7 +47,7 @@ auto with_type_at(List<T, Ts...>, int k, Fn&& fn) {
 /// "int32", "float", "cfloat", "half", ... ("other" for any other type). A
 /// host-only Kokkos defines half_t and bhalf_t as float: they are "float".
 template <class T>
-std::string type_name() {
+constexpr std::string_view type_token() {
   using H = Kokkos::Experimental::half_t;
   using B = Kokkos::Experimental::bhalf_t;
   if constexpr (std::is_same_v<T, float>) return "float";
@@ -67,64 +68,54 @@ std::string type_name() {
   else return "other";
 }
 
+template <class T>
+std::string type_name() {
+  return std::string(type_token<T>());
+}
+
+/// Whether an entry of the comma-separated `list` satisfies `match`.
+template <class Match>
+constexpr bool any_listed(std::string_view list, const Match& match) {
+  while (!list.empty()) {
+    const auto comma = list.find(',');
+    if (match(list.substr(0, comma))) return true;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return false;
+}
+
 /// Whether the program compiles its cases of element type T: the tool and the
 /// fuzz runner compile only the types the library holds (TILEKIT_ETI_TYPES:
-/// cmake/TilekitToolCases.cmake defines TILEKIT_TOOL_TYPES, their names, and
-/// TILEKIT_TOOL_HAS_<NAME> for each), so that they instantiate no kernel of
-/// their own; a program without TILEKIT_TOOL_TYPES compiles every type.
+/// cmake/TilekitToolCases.cmake defines TILEKIT_TOOL_TYPES, their names), so
+/// that they instantiate no kernel of their own; a program without
+/// TILEKIT_TOOL_TYPES compiles every type.
 template <class T>
 constexpr bool built_case() {
 #if defined(TILEKIT_TOOL_TYPES)
-  using H = Kokkos::Experimental::half_t;
-  using B = Kokkos::Experimental::bhalf_t;
-  bool has[10] = {};
-#if defined(TILEKIT_TOOL_HAS_INT32)
-  has[0] = true;
-#endif
-#if defined(TILEKIT_TOOL_HAS_INT64)
-  has[1] = true;
-#endif
-#if defined(TILEKIT_TOOL_HAS_FLOAT)
-  has[2] = true;
-#endif
-#if defined(TILEKIT_TOOL_HAS_DOUBLE)
-  has[3] = true;
-#endif
-#if defined(TILEKIT_TOOL_HAS_CFLOAT)
-  has[4] = true;
-#endif
-#if defined(TILEKIT_TOOL_HAS_CDOUBLE)
-  has[5] = true;
-#endif
-#if defined(TILEKIT_TOOL_HAS_UINT8)
-  has[6] = true;
-#endif
-#if defined(TILEKIT_TOOL_HAS_UINT16)
-  has[7] = true;
-#endif
-#if defined(TILEKIT_TOOL_HAS_HALF)
-  has[8] = true;
-#endif
-#if defined(TILEKIT_TOOL_HAS_BHALF)
-  has[9] = true;
-#endif
-  // The 2-byte floats first: a host-only Kokkos makes them float.
-  if constexpr (!std::is_same_v<H, float> && std::is_same_v<T, H>) return has[8];
-  else if constexpr (!std::is_same_v<B, float> && std::is_same_v<T, B>) return has[9];
-  else if constexpr (std::is_same_v<T, std::int32_t>) return has[0];
-  else if constexpr (std::is_same_v<T, std::int64_t>) return has[1];
-  else if constexpr (std::is_same_v<T, float>) return has[2];
-  else if constexpr (std::is_same_v<T, double>) return has[3];
-  else if constexpr (std::is_same_v<T, Kokkos::complex<float>>) return has[4];
-  else if constexpr (std::is_same_v<T, Kokkos::complex<double>>) return has[5];
-  else if constexpr (std::is_same_v<T, std::uint8_t>) return has[6];
-  else if constexpr (std::is_same_v<T, std::uint16_t>) return has[7];
-  else return false;
+  return any_listed(TILEKIT_TOOL_TYPES, [](std::string_view t) { return t == type_token<T>(); });
 #else
   return true;
 #endif
 }
 template <class T> inline constexpr bool built_case_v = built_case<T>();
+
+/// The same for the converting permute's pair In -> Out (conjugated where
+/// Conj): its token "<in>_to_<out>" or "<in>_conj" in TILEKIT_TOOL_PAIRS (the
+/// pairs of TILEKIT_ETI_CONVERSIONS among the library's types).
+template <class In, class Out, bool Conj>
+constexpr bool built_pair() {
+#if defined(TILEKIT_TOOL_PAIRS)
+  constexpr std::string_view in = type_token<In>(), out = type_token<Out>();
+  return any_listed(TILEKIT_TOOL_PAIRS, [&](std::string_view t) {
+    if (t.substr(0, in.size()) != in) return false;
+    t.remove_prefix(in.size());
+    return Conj ? t == "_conj" : t.substr(0, 4) == "_to_" && t.substr(4) == out;
+  });
+#else
+  return true;
+#endif
+}
 
 /// The names of the element types the program compiles ("int32,float,double"),
 /// "" where it compiles every type.

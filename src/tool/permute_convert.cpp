@@ -29,63 +29,25 @@ using index_t = std::int64_t;
 
 /// Calls fn(Convert<In, Out, Conj>{}) for each of the tool's pairs that this
 /// build compiles (those among the library's types and conversions:
-/// TILEKIT_TOOL_HAS_<PAIR>, cmake/TilekitToolCases.cmake).
-#if defined(TILEKIT_TOOL_TYPES)
-#define TILEKIT_TOOL_PAIR(has, ...) TILEKIT_TOOL_PAIR_##has(fn(__VA_ARGS__{});)
-#else
-#define TILEKIT_TOOL_PAIR(has, ...) fn(__VA_ARGS__{});
-#endif
-#if defined(TILEKIT_TOOL_HAS_FLOAT_TO_DOUBLE)
-#define TILEKIT_TOOL_PAIR_FLOAT_TO_DOUBLE(...) __VA_ARGS__
-#else
-#define TILEKIT_TOOL_PAIR_FLOAT_TO_DOUBLE(...)
-#endif
-#if defined(TILEKIT_TOOL_HAS_DOUBLE_TO_FLOAT)
-#define TILEKIT_TOOL_PAIR_DOUBLE_TO_FLOAT(...) __VA_ARGS__
-#else
-#define TILEKIT_TOOL_PAIR_DOUBLE_TO_FLOAT(...)
-#endif
-#if defined(TILEKIT_TOOL_HAS_INT32_TO_FLOAT)
-#define TILEKIT_TOOL_PAIR_INT32_TO_FLOAT(...) __VA_ARGS__
-#else
-#define TILEKIT_TOOL_PAIR_INT32_TO_FLOAT(...)
-#endif
-#if defined(TILEKIT_TOOL_HAS_CFLOAT_CONJ)
-#define TILEKIT_TOOL_PAIR_CFLOAT_CONJ(...) __VA_ARGS__
-#else
-#define TILEKIT_TOOL_PAIR_CFLOAT_CONJ(...)
-#endif
-#if defined(TILEKIT_TOOL_HAS_FLOAT_TO_HALF)
-#define TILEKIT_TOOL_PAIR_FLOAT_TO_HALF(...) __VA_ARGS__
-#else
-#define TILEKIT_TOOL_PAIR_FLOAT_TO_HALF(...)
-#endif
-#if defined(TILEKIT_TOOL_HAS_HALF_TO_FLOAT)
-#define TILEKIT_TOOL_PAIR_HALF_TO_FLOAT(...) __VA_ARGS__
-#else
-#define TILEKIT_TOOL_PAIR_HALF_TO_FLOAT(...)
-#endif
-#if defined(TILEKIT_TOOL_HAS_FLOAT_TO_BHALF)
-#define TILEKIT_TOOL_PAIR_FLOAT_TO_BHALF(...) __VA_ARGS__
-#else
-#define TILEKIT_TOOL_PAIR_FLOAT_TO_BHALF(...)
-#endif
-#if defined(TILEKIT_TOOL_HAS_BHALF_TO_FLOAT)
-#define TILEKIT_TOOL_PAIR_BHALF_TO_FLOAT(...) __VA_ARGS__
-#else
-#define TILEKIT_TOOL_PAIR_BHALF_TO_FLOAT(...)
-#endif
+/// support::built_pair, cmake/TilekitToolCases.cmake).
 template <class Fn>
-void for_each_tool_pair([[maybe_unused]] Fn&& fn) {
-  TILEKIT_TOOL_PAIR(FLOAT_TO_DOUBLE, Convert<float, double, false>)
-  TILEKIT_TOOL_PAIR(DOUBLE_TO_FLOAT, Convert<double, float, false>)
-  TILEKIT_TOOL_PAIR(INT32_TO_FLOAT, Convert<std::int32_t, float, false>)
-  TILEKIT_TOOL_PAIR(CFLOAT_CONJ, Convert<Kokkos::complex<float>, Kokkos::complex<float>, true>)
+void for_each_tool_pair(Fn&& fn) {
+  auto pair = [&](auto p) {
+    using P = decltype(p);
+    if constexpr (support::built_pair<typename P::in, typename P::out, P::conj>()) fn(p);
+  };
+  using cfloat = Kokkos::complex<float>;
+  pair(Convert<float, double, false>{});
+  pair(Convert<double, float, false>{});
+  pair(Convert<std::int32_t, float, false>{});
+  pair(Convert<cfloat, cfloat, true>{});
 #if defined(TILEKIT_TOOL_HALF)
-  TILEKIT_TOOL_PAIR(FLOAT_TO_HALF, Convert<float, Kokkos::Experimental::half_t, false>)
-  TILEKIT_TOOL_PAIR(HALF_TO_FLOAT, Convert<Kokkos::Experimental::half_t, float, false>)
-  TILEKIT_TOOL_PAIR(FLOAT_TO_BHALF, Convert<float, Kokkos::Experimental::bhalf_t, false>)
-  TILEKIT_TOOL_PAIR(BHALF_TO_FLOAT, Convert<Kokkos::Experimental::bhalf_t, float, false>)
+  using half = Kokkos::Experimental::half_t;
+  using bhalf = Kokkos::Experimental::bhalf_t;
+  pair(Convert<float, half, false>{});
+  pair(Convert<half, float, false>{});
+  pair(Convert<float, bhalf, false>{});
+  pair(Convert<bhalf, float, false>{});
 #endif
 }
 
