@@ -13,7 +13,7 @@ struct HostTraits {
   static constexpr long max_league = 1L << 30;
   static constexpr int stage_registers = 1;
   /// Out of place: tiles of transpose_tile_rows input rows by 4 KiB, so each
-  /// writes 512 bytes of an output row (4-byte elements: 128 rows).
+  /// writes 512 bytes of an output row (4-byte elements: 128 rows) ...
   static TileConfig transpose_tile(std::size_t elem_bytes) {
     const int edge = static_cast<int>(4096 / (elem_bytes > 0 ? elem_bytes : 1));
     return {edge, 1, 1, 1};
@@ -22,6 +22,15 @@ struct HostTraits {
   static constexpr int transpose_tile_rows_for(std::size_t elem_bytes) {
     return elem_bytes == 4 ? 128 : transpose_tile_rows;
   }
+  /// ... where the taller tiles stay cheap: a tile reads its rows side by
+  /// side, a line of each at a time, so its rows are that many streams for
+  /// the prefetchers and, where they lie far apart, as many pages for the
+  /// TLB. With one thread, or rows spanning more than this much of the input
+  /// (a tall tile's rows x the row stride: large matrices' rows 512 KiB
+  /// apart and more, a permute's fused rows), tiles keep transpose_tile_rows
+  /// (the taller ones ran slower there on both hosts measured,
+  /// docs/performance.md).
+  static constexpr long transpose_tall_span_bytes = 32L << 20;
   /// Default edges halve (to 32) while a thread would get fewer tiles.
   static constexpr int tiles_per_thread = 4;
   /// Tiles move in 8 x 8 micro-blocks (impl/common/micro_transpose.hpp),

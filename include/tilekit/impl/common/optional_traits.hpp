@@ -8,6 +8,7 @@
 #include <tilekit/impl/common/tile_copy.hpp>  // index_t
 
 #include <cstddef>
+#include <cstdint>
 
 namespace tilekit::impl {
 
@@ -103,6 +104,10 @@ TILEKIT_OPTIONAL_TRAIT(int, tile_scratch_level, 0)
 /// blocks, one-thread teams): tiles of rows x edge, the edge along the input's
 /// rows, so that a tile reads long runs of memory (0: square tiles).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_tile_rows, 0)
+/// The most input a tile taller than transpose_tile_rows (the backend's
+/// transpose_tile_rows_for) may span, bytes: its rows x the row stride
+/// (host_transpose_rows; 0: no limit).
+TILEKIT_OPTIONAL_TRAIT(long, transpose_tall_span_bytes, 0)
 /// Micro-block rows ahead whose lines the transposes' micro-kernel prefetches
 /// on the host path while it reads a row of micro-blocks (0: none;
 /// micro_store_transposed_rows; the permute's boxes pass none).
@@ -153,17 +158,24 @@ constexpr int host_tile_rows(const backends::TileConfig& c) {
                                                                    : 0;
 }
 
-/// The out-of-place transpose's input rows a tile of T on the host path: the
-/// backend's transpose_tile_rows_for(sizeof(T)) where it gives one, else
-/// host_tile_rows (the permute's host boxes keep host_tile_rows); 0: square
-/// tiles.
+/// The out-of-place transpose's input rows a tile of T on the host path, for
+/// a launch of `threads` threads over input rows `row_stride` elements
+/// apart: the backend's transpose_tile_rows_for(sizeof(T)) where it gives one,
+/// with more than one thread, and where such a tile spans at most the
+/// backend's transpose_tall_span_bytes of the input; else host_tile_rows (the
+/// permute's host boxes keep host_tile_rows); 0: square tiles.
 template <class Exec, class T>
-constexpr int host_transpose_rows(const backends::TileConfig& c) {
+constexpr int host_transpose_rows(const backends::TileConfig& c, int threads,
+                                  std::int64_t row_stride) {
   const int rows = host_tile_rows<Exec, T>(c);
-  if constexpr (requires { backends::Traits<Exec>::transpose_tile_rows_for(sizeof(T)); })
-    return rows > 0 ? backends::Traits<Exec>::transpose_tile_rows_for(sizeof(T)) : 0;
-  else
-    return rows;
+  if constexpr (requires { backends::Traits<Exec>::transpose_tile_rows_for(sizeof(T)); }) {
+    const int tall = backends::Traits<Exec>::transpose_tile_rows_for(sizeof(T));
+    constexpr long span = transpose_tall_span_bytes<Exec>();
+    const double bytes = static_cast<double>(tall) * static_cast<double>(row_stride) * sizeof(T);
+    if (rows > 0 && threads > 1 && (span <= 0 || bytes <= static_cast<double>(span)))
+      return tall;
+  }
+  return rows;
 }
 
 /// Whether a thin matrix takes the staged thin kernel: the backend has one,

@@ -97,9 +97,12 @@ class MatrixTranspose {
   int tile_rows() const { return impl::tile_rows(host_transpose_rows(), config_.tile); }
 
  private:
-  /// The backend's tile rows where its tiles take the host path
+  /// The backend's tile rows where its tiles take the host path, for this
+  /// space's threads and the planned input's row stride
   /// (impl::host_transpose_rows); 0: square tiles.
-  int host_transpose_rows() const { return impl::host_transpose_rows<ExecSpace, T>(config_); }
+  int host_transpose_rows() const {
+    return impl::host_transpose_rows<ExecSpace, T>(config_, exec_.concurrency(), geom_.si0);
+  }
 
   bool thin(const TransposeGeom& g) const {
     constexpr int bytes = transpose_thin_bytes<ExecSpace>();
