@@ -52,7 +52,8 @@ foreach(object IN LISTS objects)
     string(APPEND failures "${object} instantiates ${n} kernel symbols of its own "
                            "(the library's compiled instances were not used), e.g.:\n  ${shown}\n")
   else()
-    message(STATUS "${object}: no kernel instantiated (${tilekit_count} tilekit symbols: the checks)")
+    message(STATUS "${object}: no kernel instantiated "
+                   "(${tilekit_count} tilekit symbols: the checks)")
   endif()
 endforeach()
 if(failures)
