@@ -3,8 +3,10 @@
 // through the permute (rank 3 every permutation, NCHW <-> NHWC images,
 // windows, starts off the packed units' alignment), the transpose and the
 // in-place transposes. uint8 and uint16 are the library's compiled kernels
-// of their sizes (TILEKIT_ETI_TYPES' default); the others instantiate from
-// the headers unless listed.
+// of their sizes (TILEKIT_ETI_TYPES' default); bool, a type the library does
+// not hold, is the one case of the header-only path: int8, int16, uint32 and
+// uint64 instantiate the same templates from the headers as bool does, and
+// the matrix of them all compiled those kernels five times over for one path.
 #include <tilekit/permute.hpp>
 #include <tilekit/transpose.hpp>
 
@@ -18,8 +20,7 @@
 namespace {
 using namespace tilekit::test;
 
-using MoveOnlyTypes = tilekit::support::List<std::uint8_t, std::int8_t, bool, std::uint16_t,
-                                             std::int16_t, std::uint32_t, std::uint64_t>;
+using MoveOnlyTypes = tilekit::support::List<std::uint8_t, std::uint16_t, bool>;
 TILEKIT_TYPED_TEST_SUITE(MoveTypes, MoveOnlyTypes);
 
 /// Bits of element k: every bit pattern of T occurs (bool: 0 and 1).

@@ -2,7 +2,8 @@
 // shapes and permutations of ranks 5-8, every variant, both layouts,
 // alpha/beta, launch-shape overrides, plan reuse, every error case; and the
 // host-side fusion, tiling and bank-padding logic on its own. Every output
-// element is checked against a host reference on logical indices.
+// element is checked against a host reference on logical indices. The staged
+// kernels launched directly on host teams: test_permute_staged.cpp.
 #include <tilekit/permute.hpp>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "error_message.hpp"
+#include "permute_reference.hpp"
 #include "test_helpers.hpp"
 #include "variants.hpp"
 
@@ -24,45 +26,6 @@ namespace {
 using namespace tilekit::test;
 using tilekit::PermuteVariant;
 
-template <class T> struct is_complex : std::false_type {};
-template <class R> struct is_complex<Kokkos::complex<R>> : std::true_type {};
-
-/// Exact small values; complex ones differ in both parts.
-template <class T>
-T make_value(std::int64_t k) {
-  if constexpr (is_complex<T>::value)
-    return T(static_cast<typename T::value_type>(value_of(k)),
-             static_cast<typename T::value_type>(value_of(k + 7)));
-  else
-    return static_cast<T>(value_of(k));
-}
-template <class T>
-T make_poison() {
-  if constexpr (is_complex<T>::value) return T(-12345, 777);
-  else return poison<T>();
-}
-
-// Views over raw buffers, volume and offset_of: test_helpers.hpp.
-
-/// expected = alpha * permute(in) + beta * out0 (or alpha * permute(in) when
-/// beta_zero), on logical indices: out(j) with j[k] = i[perm[k]].
-template <class T>
-std::vector<T> reference(const Extents& ext, const Perm& perm, bool left, const std::vector<T>& in,
-                         const std::vector<T>& out0, T alpha, T beta, bool beta_zero) {
-  const int r = static_cast<int>(ext.size());
-  Extents oext(r), i(r, 0), j(r);
-  for (int k = 0; k < r; ++k) oext[k] = ext[perm[k]];
-  std::vector<T> out = out0;
-  const index_t n = volume(ext);
-  for (index_t c = 0; c < n; ++c) {
-    for (int k = 0; k < r; ++k) j[k] = i[perm[k]];
-    const index_t o = offset_of(j, oext, left);
-    const T v = in[offset_of(i, ext, left)];
-    out[o] = beta_zero ? (alpha == T(1) ? v : alpha * v) : alpha * v + beta * out0[o];
-    for (int d = r - 1; d >= 0 && ++i[d] == ext[d]; --d) i[d] = 0;
-  }
-  return out;
-}
 
 struct Scalars {
   double alpha = 1, beta = 0;
@@ -117,11 +80,6 @@ long run_one(const Extents& ext, const Perm& perm, const PermuteRun& v, bool lef
   return wrong;
 }
 
-std::string describe(const Extents& e, const Perm& p, const PermuteRun& v, bool left) {
-  return "extents (" + tilekit::impl::join(e, e.size()) + ") perm [" +
-         tilekit::impl::join(p, p.size()) + "] variant " + name_of(v) +
-         (left ? " LayoutLeft" : " LayoutRight");
-}
 
 /// The fused variant on (ext, perm): plain, scaled (alpha 2, beta -1) unless
 /// `plain_only`, and with the caller's launch options `given` (`what`).
@@ -619,145 +577,6 @@ TYPED_TEST(Permute, PlanReusedAcrossViewsAndScalars) {
   EXPECT_THROW(plan.execute(lin, lout), tilekit::invalid_argument);
 }
 
-// On a GPU the tiled and rows kernels stage each step in registers across a
-// flat team and prefetch the next tile; host teams stream instead. Run the
-// staged path on host teams too (64 staging registers, one or two threads).
-TILEKIT_TYPED_TEST_SUITE(PermuteStaged, tilekit::support::List<float, Kokkos::complex<double>>);
-
-/// The staged kernels with kStage registers a work item: the tiled one for
-/// each kind of box, the rows one.
-constexpr int kStage = 64;
-template <class E, class T, tilekit::impl::BoxKind K>
-using Staged = tilekit::impl::PermuteTiled<E, T, 1, kStage, tilekit::impl::StoreMove<T>, K>;
-template <class E>
-constexpr bool host_memory_v =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename E::memory_space>::accessible;
-
-TYPED_TEST(PermuteStaged, StagedMovesMatchTheReference) {
-  TILEKIT_CASE_TYPES(E, T);
-  if constexpr (!host_memory_v<E>) {
-    GTEST_SKIP() << "device teams always take the staged path";
-  } else {
-    using namespace tilekit::impl;
-    constexpr int N = kStage;
-    using Affine = Staged<E, T, BoxKind::affine>;
-    using LoadTable = Staged<E, T, BoxKind::load_table>;
-    using Tabled = Staged<E, T, BoxKind::tables>;
-    using Rows = PermuteRows<E, T, N, StoreMove<T>>;
-    const int team = std::min(2, E().concurrency());
-    const std::vector<std::pair<Extents, Perm>> cases = {
-        {{6, 7, 10, 9}, {3, 2, 1, 0}}, {{29, 31, 5}, {1, 0, 2}}, {{33, 17, 45}, {2, 0, 1}},
-        {{5, 7, 101}, {1, 0, 2}},      {{3, 2, 5, 4, 3}, {4, 0, 3, 1, 2}}, {{700}, {0}},
-        {{3, 10, 6}, {2, 1, 0}},       {{4, 6, 3, 5}, {2, 0, 3, 1}}, {{4, 3, 5, 9}, {3, 0, 2, 1}},
-        // Rows of an outer dimension beside a store run of two (choose_box).
-        {{2, 3, 5, 4, 20}, {2, 0, 1, 4, 3}}};
-    int kinds[3] = {};  // tiled cases per BoxKind
-    // Scratch in input order, and transposed (the plan's layout on hosts);
-    // rows numbered in the output's order, then the input's (hosts).
-    for (const bool transposed : {false, true})
-    for (const auto& [ext, perm] : cases) {
-      const index_t n = volume(ext);
-      std::vector<T> hin(n), hout(n, make_poison<T>());
-      for (index_t k = 0; k < n; ++k) hin[k] = make_value<T>(k);
-      Kokkos::View<T*, typename E::memory_space> a("a", n), b("b", n);
-      Kokkos::deep_copy(a, Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(hin.data(), n));
-      Kokkos::deep_copy(b, make_poison<T>());
-      const PermuteShape f = fuse(row_major_shape(ext, perm, false));
-      E exec;
-      if (f.rank <= 1 || f.p[f.rank - 1] == f.rank - 1) {
-        const RowsLayout L = make_rows_layout(f, 64, /*input_order=*/transposed);
-        Kokkos::TeamPolicy<E> policy(exec, 3, team, 1);
-        policy.set_scratch_size(0, Kokkos::PerTeam(Rows::scratch_bytes(L.unit)));
-        Kokkos::parallel_for("test_rows", policy, Rows{a.data(), b.data(), L, {}});
-      } else {
-        const Tiling tiling =
-            make_tiling(f, choose_box(f, tiled_run_target(f, 8), 64, 0, true), 1, 0, transposed);
-        const TiledLayout& L = tiling.layout;
-        ++kinds[static_cast<int>(L.kind)];
-        Kokkos::View<index_t*, typename E::memory_space> tables("tables", L.table_size());
-        Kokkos::parallel_for("test_tables",
-                             Kokkos::RangePolicy<E, Kokkos::IndexType<index_t>>(exec, 0, L.table_size()),
-                             PermuteTables{tables.data(), tiling.maps});
-        ASSERT_LE(static_cast<index_t>(L.box[load_rows]) * L.box[load_cols], N);
-        Kokkos::TeamPolicy<E> policy(exec, 3, team, 1);
-        policy.set_scratch_size(tile_scratch_level<E>(), Kokkos::PerTeam(Tabled::scratch_bytes(L)));
-        if (L.kind == BoxKind::affine)
-          Kokkos::parallel_for("test_tiled", policy, Affine{a.data(), b.data(), nullptr, L, {}});
-        else if (L.kind == BoxKind::load_table)
-          Kokkos::parallel_for("test_tiled", policy, LoadTable{a.data(), b.data(), tables.data(), L, {}});
-        else
-          Kokkos::parallel_for("test_tiled", policy, Tabled{a.data(), b.data(), tables.data(), L, {}});
-      }
-      exec.fence();
-      std::vector<T> got(n);
-      Kokkos::deep_copy(Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(got.data(), n), b);
-      const auto want = reference(ext, perm, false, hin, hout, T(1), T(0), true);
-      long wrong = 0;
-      for (index_t k = 0; k < n; ++k) wrong += !(got[k] == want[k]);
-      EXPECT_EQ(wrong, 0) << describe(ext, perm, PermuteVariant::fused, false) << " team " << team
-                          << (transposed ? ", transposed scratch" : "");
-    }
-    for (int k : kinds) EXPECT_GE(k, 1);
-  }
-}
-
-/// Skewed tiles (make_tiling with S > 1, PermuteTiled) on host teams too:
-/// transactions of 2 and 4 elements whatever the type, so that 8-element
-/// chunks use them; 2-D and batched transpositions (the batch outside, and
-/// between the moving dimensions), extents below, at and past a chunk and
-/// primes, every output origin mod S; boxes that are not transpositions get
-/// rectangular tiles. Every element is checked, and the output's gap before
-/// its origin keeps its poison.
-TYPED_TEST(PermuteStaged, SkewedTiles) {
-  TILEKIT_CASE_TYPES(E, T);
-  if constexpr (!host_memory_v<E>) {
-    GTEST_SKIP() << "device teams: the plan's test (AlignedStores)";
-  } else {
-    using namespace tilekit::impl;
-    constexpr int N = kStage;
-    using Affine = Staged<E, T, BoxKind::affine>;
-    const std::vector<std::tuple<Extents, Perm, bool>> cases = {
-        {{17, 31}, {1, 0}, true},      {{31, 17}, {1, 0}, true},      {{9, 13}, {1, 0}, true},
-        {{8, 8}, {1, 0}, true},        {{33, 65}, {1, 0}, true},      {{7, 9, 13}, {0, 2, 1}, true},
-        {{9, 5, 11}, {2, 1, 0}, true}, {{10, 3, 12}, {1, 2, 0}, true}, {{11, 9, 3}, {2, 1, 0}, false},
-        {{4, 6, 3, 5}, {2, 0, 3, 1}, false}};
-    const int team = std::min(2, E().concurrency());
-    E exec;
-    for (const auto& [ext, perm, skews] : cases)
-      for (int S : {2, 4})
-        for (int origin = 0; origin < S; ++origin) {
-          const index_t n = volume(ext);
-          std::vector<T> hin(n);
-          for (index_t k = 0; k < n; ++k) hin[k] = make_value<T>(k);
-          Kokkos::View<T*, typename E::memory_space> a("a", n), b("b", origin + n);
-          Kokkos::deep_copy(a, Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(hin.data(), n));
-          Kokkos::deep_copy(b, make_poison<T>());
-          const PermuteShape f = fuse(row_major_shape(ext, perm, false));
-          const Tiling tiling = make_tiling(f, choose_box(f, tiled_run_target(f, 8), 64), 1, S);
-          TiledLayout L = tiling.layout;
-          ASSERT_EQ(L.skew, skews ? S : 0) << describe(ext, perm, PermuteVariant::fused, false);
-          if (!skews) continue;
-          ASSERT_EQ(L.kind, BoxKind::affine);
-          ASSERT_LE(static_cast<index_t>(L.box[load_rows]) * L.box[load_cols], N);
-          T* o = b.data() + origin;
-          L.phase = static_cast<std::int16_t>(reinterpret_cast<std::uintptr_t>(o) / sizeof(T) % S);
-          Kokkos::TeamPolicy<E> policy(exec, 3, team, 1);
-          policy.set_scratch_size(tile_scratch_level<E>(), Kokkos::PerTeam(Affine::scratch_bytes(L)));
-          Kokkos::parallel_for("test_skewed", policy, Affine{a.data(), o, nullptr, L, {}});
-          exec.fence();
-          std::vector<T> got(origin + n);
-          Kokkos::deep_copy(
-              Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(got.data(), origin + n), b);
-          const auto want = reference(ext, perm, false, hin, std::vector<T>(n, make_poison<T>()),
-                                      T(1), T(0), true);
-          long wrong = 0;
-          for (int k = 0; k < origin; ++k) wrong += !(got[k] == make_poison<T>());
-          for (index_t k = 0; k < n; ++k) wrong += !(got[origin + k] == want[k]);
-          EXPECT_EQ(wrong, 0) << describe(ext, perm, PermuteVariant::fused, false) << " S " << S
-                              << " origin " << origin << " team " << team;
-        }
-  }
-}
 
 // ------------------------------------------------------------- errors
 

@@ -99,52 +99,9 @@ class Permute3Plan {
 
   /// The cube kernels' launch shape: lanes along a cube row, team ranks over
   /// the rows, within the backend's team.
-  void prepare_shared(const PermuteOptions& opts) {
-    const backends::TileConfig c = impl::resolve_tile(
-        label_, opts, backends::Traits<ExecSpace>::permute_tile(sizeof(T)), true, 1024);
-    if (variant_ == Permute3Variant::shared_bank_free)
-      cube_ = bank_free_dims_cached({shape().p[0], shape().p[1], shape().p[2]}, sizeof(T));
-    const int v = std::min(cube_edge, c.vector);
-    const backends::TileConfig cube{
-        cube_edge, std::min(cube_edge * cube_edge, std::max(1, c.team_rows * c.vector / v)), v, 0};
-    index_t cubes = 1;
-    for (int d = 0; d < 3; ++d) cubes *= (shape().n[d] + cube_edge - 1) / cube_edge;
-    if (cubes > std::numeric_limits<int>::max())
-      detail::fail(label_, "too many 8x8x8 cubes for one league");
-    Permute3Shared<ExecSpace, T, RuntimePerm3, StoreRuntime<T>> f{};
-    f.dims = cube_;
-    policy_ = impl::team_policy(label_, exec_, f, static_cast<int>(cubes), cube,
-                                decltype(f)::scratch_bytes(cube_));
-  }
-
-  void launch_simple(const T* in, T* out, const StoreRuntime<T>& st) const {
-    using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right,
-                                                                 Kokkos::Iterate::Right>,
-                                         Kokkos::IndexType<index_t>>;
-    const auto& n = shape().n;
-    const Policy policy(exec_, {0, 0, 0}, {n[0], n[1], n[2]});
-    with_perm([&](auto perm) {
-      Kokkos::parallel_for(kernel_, policy,
-                           Permute3Simple<T, decltype(perm), StoreRuntime<T>>{
-                               in, out, n[0], n[1], n[2], perm, st});
-    });
-  }
-
-  void launch_shared(const T* in, T* out, const StoreRuntime<T>& st) const {
-    with_perm([&](auto perm) {
-      Permute3Shared<ExecSpace, T, decltype(perm), StoreRuntime<T>> f{};
-      f.in = in;
-      f.out = out;
-      for (int d = 0; d < 3; ++d) {
-        f.n[d] = shape().n[d];
-        f.cubes[d] = (shape().n[d] + cube_edge - 1) / cube_edge;
-      }
-      f.perm = perm;
-      f.dims = cube_;
-      f.store = st;
-      Kokkos::parallel_for(kernel_, policy_, f);
-    });
-  }
+  void prepare_shared(const PermuteOptions& opts);
+  void launch_simple(const T* in, T* out, const StoreRuntime<T>& st) const;
+  void launch_shared(const T* in, T* out, const StoreRuntime<T>& st) const;
 
   PermutePlan<ExecSpace, T> checked_;  ///< the views' and the permutation's checks, the shape
   ExecSpace exec_;
@@ -154,6 +111,62 @@ class Permute3Plan {
   Kokkos::TeamPolicy<ExecSpace> policy_{};
 };
 
+// The kernels' launches, out of line: the library holds them for its pairs
+// (extern declarations below; cmake/TilekitETI.cmake's study family), and a
+// non-inline member of an `extern template` specialization is never
+// instantiated in a program's unit (impl/common/eti.hpp).
+template <class ExecSpace, class T>
+void Permute3Plan<ExecSpace, T>::prepare_shared(const PermuteOptions& opts) {
+  const backends::TileConfig c = impl::resolve_tile(
+      label_, opts, backends::Traits<ExecSpace>::permute_tile(sizeof(T)), true, 1024);
+  if (variant_ == Permute3Variant::shared_bank_free)
+    cube_ = bank_free_dims_cached({shape().p[0], shape().p[1], shape().p[2]}, sizeof(T));
+  const int v = std::min(cube_edge, c.vector);
+  const backends::TileConfig cube{
+      cube_edge, std::min(cube_edge * cube_edge, std::max(1, c.team_rows * c.vector / v)), v, 0};
+  index_t cubes = 1;
+  for (int d = 0; d < 3; ++d) cubes *= (shape().n[d] + cube_edge - 1) / cube_edge;
+  if (cubes > std::numeric_limits<int>::max())
+    detail::fail(label_, "too many 8x8x8 cubes for one league");
+  Permute3Shared<ExecSpace, T, RuntimePerm3, StoreRuntime<T>> f{};
+  f.dims = cube_;
+  policy_ = impl::team_policy(label_, exec_, f, static_cast<int>(cubes), cube,
+                              decltype(f)::scratch_bytes(cube_));
+}
+
+template <class ExecSpace, class T>
+void Permute3Plan<ExecSpace, T>::launch_simple(const T* in, T* out,
+                                               const StoreRuntime<T>& st) const {
+  using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right,
+                                                               Kokkos::Iterate::Right>,
+                                       Kokkos::IndexType<index_t>>;
+  const auto& n = shape().n;
+  const Policy policy(exec_, {0, 0, 0}, {n[0], n[1], n[2]});
+  with_perm([&](auto perm) {
+    Kokkos::parallel_for(kernel_, policy,
+                         Permute3Simple<T, decltype(perm), StoreRuntime<T>>{
+                             in, out, n[0], n[1], n[2], perm, st});
+  });
+}
+
+template <class ExecSpace, class T>
+void Permute3Plan<ExecSpace, T>::launch_shared(const T* in, T* out,
+                                               const StoreRuntime<T>& st) const {
+  with_perm([&](auto perm) {
+    Permute3Shared<ExecSpace, T, decltype(perm), StoreRuntime<T>> f{};
+    f.in = in;
+    f.out = out;
+    for (int d = 0; d < 3; ++d) {
+      f.n[d] = shape().n[d];
+      f.cubes[d] = (shape().n[d] + cube_edge - 1) / cube_edge;
+    }
+    f.perm = perm;
+    f.dims = cube_;
+    f.store = st;
+    Kokkos::parallel_for(kernel_, policy_, f);
+  });
+}
+
 template <class E, class I, class O>
 Permute3Plan(const E&, const I&, const O&, const std::vector<int>&, Permute3Variant)
     -> Permute3Plan<E, typename O::non_const_value_type>;
@@ -162,3 +175,9 @@ Permute3Plan(const E&, const I&, const O&, const std::vector<int>&, Permute3Vari
              PermuteOptions) -> Permute3Plan<E, typename O::non_const_value_type>;
 
 }  // namespace tilekit::study
+
+// The library's compiled seed plans (impl/common/eti.hpp): every pair
+// (study/definitions.hpp).
+#define TILEKIT_ETI_STUDY_PERMUTE3(E, T) extern template class tilekit::study::Permute3Plan<E, T>;
+TILEKIT_ETI_FOR_EACH_PAIR(TILEKIT_ETI_STUDY_PERMUTE3)
+#undef TILEKIT_ETI_STUDY_PERMUTE3

@@ -67,47 +67,7 @@ class ReduceStepPlan {
                  ReduceStepOptions opts = {})
       : exec_(exec), step_(step), opts_(std::move(opts)), n_(static_cast<index_t>(v.size())) {
     check(v);
-    resolve();
-    if (step_ == ReduceStep::kokkos) {
-      result_ = Kokkos::View<result_type, Mem>(Kokkos::view_alloc(exec_, where() + " result"));
-      host_result_ = Kokkos::View<result_type, Kokkos::HostSpace>(where() + " on host");
-      return;
-    }
-    const int B = config_.ladder.block, w = config_.ladder.warp;
-    auto pow2 = [](int x) { return x > 0 && (x & (x - 1)) == 0; };
-    if (!pow2(B) || !pow2(w))
-      detail::fail(where(), "block " + std::to_string(B) + " and warp " + std::to_string(w) +
-                                " must be powers of two");
-    if (step_ >= ReduceStep::unroll_last && B < 2 * w)
-      detail::fail(where(), "block " + std::to_string(B) + " must be at least twice the warp " +
-                                std::to_string(w));
-    const index_t cap =
-        opts_.teams > 0
-            ? opts_.teams
-            : std::max<index_t>(1, static_cast<index_t>(config_.ladder.teams_per_unit) *
-                                       exec_.concurrency() /
-                                       (static_cast<index_t>(config_.team_rows) * config_.vector));
-    const index_t per_team = (step_ >= ReduceStep::first_add ? 2 : 1) * static_cast<index_t>(B);
-    index_t n = n_;
-    do {
-      index_t league = impl::ceil_div(n, per_team);
-      league = step_ == ReduceStep::multiple ? impl::clamp_league(league, cap)
-                                             : (league < 1 ? 1 : league);
-      if (league > std::numeric_limits<int>::max())
-        detail::fail(where(), "input with extents " + detail::extents_string(v) +
-                                  " needs more than 2^31 - 1 teams in step " +
-                                  std::string(to_string(step_)));
-      passes_.push_back({n, league});
-      n = league;
-    } while (n > 1);
-    // Validate the launch shape (team size, scratch) before allocating.
-    with_step([&](auto st) { run_pass<decltype(st)::value, T>(nullptr, nullptr, 0, 1, true); });
-    for (std::size_t p = 0; p + 1 < passes_.size() && p < 2; ++p)
-      buf_[p] = Kokkos::View<result_type*, Mem>(
-          Kokkos::view_alloc(exec_, Kokkos::WithoutInitializing, where() + " partials"),
-          passes_[p].league);
-    result_ = Kokkos::View<result_type, Mem>(Kokkos::view_alloc(exec_, where() + " result"));
-    host_result_ = Kokkos::View<result_type, Kokkos::HostSpace>(where() + " on host");
+    plan(detail::extents_string(v));
   }
 
   /// result() = the sum of v, asynchronously on the plan's execution space.
@@ -116,7 +76,7 @@ class ReduceStepPlan {
     impl::check_reduce_result<ExecSpace, result_type, ResultView>();
     check(v);
     const impl::ExclusiveUse::Scope one_thread(in_use_, where());
-    launch(v.data(), Kokkos::View<result_type, Mem, Kokkos::MemoryUnmanaged>(result.data()));
+    launch(v.data(), result.data());
   }
 
   /// The sum of v, on the host: waits for the plan's execution space.
@@ -124,7 +84,7 @@ class ReduceStepPlan {
   result_type execute(const View& v) const {
     check(v);
     const impl::ExclusiveUse::Scope one_thread(in_use_, where());
-    launch(v.data(), result_);
+    launch(v.data(), result_.data());
     return impl::result_on_host(exec_, host_result_, result_);
   }
 
@@ -213,28 +173,11 @@ class ReduceStepPlan {
     Kokkos::parallel_for(where() + "_" + std::string(to_string(St)), policy, f);
   }
 
-  template <class ResultView>
-  void launch(const T* data, const ResultView& result) const {
-    if (step_ == ReduceStep::kokkos) {
-      using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>;
-      Kokkos::parallel_reduce(where() + "_kokkos", Policy(exec_, 0, n_),
-                              ReduceKokkosSum<T, result_type>{data},
-                              Kokkos::Sum<result_type, Mem>(result));
-      return;
-    }
-    with_step([&](auto st) {
-      constexpr ReduceStep St = decltype(st)::value;
-      for (std::size_t p = 0; p < passes_.size(); ++p) {
-        const bool last = p + 1 == passes_.size();
-        result_type* out = last ? result.data() : buf_[p % 2].data();
-        if (p == 0)
-          run_pass<St, T>(data, out, passes_[p].n, passes_[p].league, false);
-        else
-          run_pass<St, result_type>(buf_[(p - 1) % 2].data(), out, passes_[p].n,
-                                    passes_[p].league, false);
-      }
-    });
-  }
+  /// The passes and their workspace (the constructor's work after the view's
+  /// checks; `extents`: the input's, for messages).
+  void plan(const std::string& extents);
+  /// result = the sum of data's n_ elements, on the plan's space.
+  void launch(const T* data, result_type* result) const;
 
   struct Pass {
     index_t n, league;
@@ -252,6 +195,79 @@ class ReduceStepPlan {
   impl::ExclusiveUse in_use_;  ///< one host thread at a time in execute()
 };
 
+// The plan's passes and launches, out of line: the library holds them for
+// its pairs (extern declarations below; cmake/TilekitETI.cmake's study family),
+// and a non-inline member of an `extern template` specialization is never
+// instantiated in a program's unit (impl/common/eti.hpp).
+template <class ExecSpace, class T>
+void ReduceStepPlan<ExecSpace, T>::plan(const std::string& extents) {
+  resolve();
+  if (step_ == ReduceStep::kokkos) {
+    result_ = Kokkos::View<result_type, Mem>(Kokkos::view_alloc(exec_, where() + " result"));
+    host_result_ = Kokkos::View<result_type, Kokkos::HostSpace>(where() + " on host");
+    return;
+  }
+  const int B = config_.ladder.block, w = config_.ladder.warp;
+  auto pow2 = [](int x) { return x > 0 && (x & (x - 1)) == 0; };
+  if (!pow2(B) || !pow2(w))
+    detail::fail(where(), "block " + std::to_string(B) + " and warp " + std::to_string(w) +
+                              " must be powers of two");
+  if (step_ >= ReduceStep::unroll_last && B < 2 * w)
+    detail::fail(where(), "block " + std::to_string(B) + " must be at least twice the warp " +
+                              std::to_string(w));
+  const index_t cap =
+      opts_.teams > 0
+          ? opts_.teams
+          : std::max<index_t>(1, static_cast<index_t>(config_.ladder.teams_per_unit) *
+                                     exec_.concurrency() /
+                                     (static_cast<index_t>(config_.team_rows) * config_.vector));
+  const index_t per_team = (step_ >= ReduceStep::first_add ? 2 : 1) * static_cast<index_t>(B);
+  index_t n = n_;
+  do {
+    index_t league = impl::ceil_div(n, per_team);
+    league = step_ == ReduceStep::multiple ? impl::clamp_league(league, cap)
+                                           : (league < 1 ? 1 : league);
+    if (league > std::numeric_limits<int>::max())
+      detail::fail(where(), "input with extents " + extents +
+                                " needs more than 2^31 - 1 teams in step " +
+                                std::string(to_string(step_)));
+    passes_.push_back({n, league});
+    n = league;
+  } while (n > 1);
+  // Validate the launch shape (team size, scratch) before allocating.
+  with_step([&](auto st) { run_pass<decltype(st)::value, T>(nullptr, nullptr, 0, 1, true); });
+  for (std::size_t p = 0; p + 1 < passes_.size() && p < 2; ++p)
+    buf_[p] = Kokkos::View<result_type*, Mem>(
+        Kokkos::view_alloc(exec_, Kokkos::WithoutInitializing, where() + " partials"),
+        passes_[p].league);
+  result_ = Kokkos::View<result_type, Mem>(Kokkos::view_alloc(exec_, where() + " result"));
+  host_result_ = Kokkos::View<result_type, Kokkos::HostSpace>(where() + " on host");
+}
+
+template <class ExecSpace, class T>
+void ReduceStepPlan<ExecSpace, T>::launch(const T* data, result_type* result) const {
+  if (step_ == ReduceStep::kokkos) {
+    using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>;
+    Kokkos::parallel_reduce(where() + "_kokkos", Policy(exec_, 0, n_),
+                            ReduceKokkosSum<T, result_type>{data},
+                            Kokkos::Sum<result_type, Mem>(
+                            Kokkos::View<result_type, Mem, Kokkos::MemoryUnmanaged>(result)));
+    return;
+  }
+  with_step([&](auto st) {
+    constexpr ReduceStep St = decltype(st)::value;
+    for (std::size_t p = 0; p < passes_.size(); ++p) {
+      const bool last = p + 1 == passes_.size();
+      result_type* out = last ? result : buf_[p % 2].data();
+      if (p == 0)
+        run_pass<St, T>(data, out, passes_[p].n, passes_[p].league, false);
+      else
+        run_pass<St, result_type>(buf_[(p - 1) % 2].data(), out, passes_[p].n,
+                                  passes_[p].league, false);
+    }
+  });
+}
+
 template <class E, class V>
 ReduceStepPlan(const E&, const V&) -> ReduceStepPlan<E, typename V::non_const_value_type>;
 template <class E, class V>
@@ -262,3 +278,9 @@ ReduceStepPlan(const E&, const V&, ReduceStep, ReduceStepOptions)
     -> ReduceStepPlan<E, typename V::non_const_value_type>;
 
 }  // namespace tilekit::study
+
+// The library's compiled ladders (impl/common/eti.hpp): the pairs of the
+// types the ladder sums, int32, int64, float and double (study/definitions.hpp).
+#define TILEKIT_ETI_STUDY_LADDER(E, T) extern template class tilekit::study::ReduceStepPlan<E, T>;
+TILEKIT_ETI_FOR_EACH_STUDY_REDUCE_PAIR(TILEKIT_ETI_STUDY_LADDER)
+#undef TILEKIT_ETI_STUDY_LADDER

@@ -46,14 +46,12 @@ class NaiveTransposePlan {
     impl::check_transpose<ExecSpace, T>(label_, in, out, rows_, cols_);
     const impl::TransposeGeom g = impl::transpose_geom(in, out);
     if (g.m * g.n == 0) return;
-    using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>,
-                                         Kokkos::IndexType<impl::index_t>>;
-    Kokkos::parallel_for(label_ + "_naive", Policy(exec_, {0, 0}, {g.m, g.n}),
-                         impl::TransposeNaive<T>{in.data(), out.data(), g.si0, g.si1, g.so0,
-                                                 g.so1});
+    launch(in.data(), out.data(), g);
   }
 
  private:
+  void launch(const T* in, T* out, const impl::TransposeGeom& g) const;
+
   ExecSpace exec_;
   std::string label_;
   std::size_t rows_, cols_;
@@ -85,19 +83,39 @@ class NaiveInplaceTransposePlan {
   template <class View>
   void execute(const View& a) const {
     impl::check_inplace<ExecSpace, T>(label_, a, n_, n_);
-    const auto n = static_cast<impl::index_t>(n_);
-    if (n == 0) return;
-    using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>,
-                                         Kokkos::IndexType<impl::index_t>>;
-    Kokkos::parallel_for(label_ + "_naive", Policy(exec_, {0, 0}, {n, n}),
-                         TransposeInplaceNaive<T>{a.data(), n});
+    if (n_ == 0) return;
+    launch(a.data());
   }
 
  private:
+  void launch(T* a) const;
+
   ExecSpace exec_;
   std::string label_;
   std::size_t n_;
 };
+
+// The launches, out of line: the library holds them for its pairs (extern
+// declarations below; cmake/TilekitETI.cmake's study family), and a
+// non-inline member of an `extern template` specialization is never
+// instantiated in a program's unit (impl/common/eti.hpp).
+template <class ExecSpace, class T>
+void NaiveTransposePlan<ExecSpace, T>::launch(const T* in, T* out,
+                                              const impl::TransposeGeom& g) const {
+  using Policy =
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<impl::index_t>>;
+  Kokkos::parallel_for(label_ + "_naive", Policy(exec_, {0, 0}, {g.m, g.n}),
+                       impl::TransposeNaive<T>{in, out, g.si0, g.si1, g.so0, g.so1});
+}
+
+template <class ExecSpace, class T>
+void NaiveInplaceTransposePlan<ExecSpace, T>::launch(T* a) const {
+  const auto n = static_cast<impl::index_t>(n_);
+  using Policy =
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<impl::index_t>>;
+  Kokkos::parallel_for(label_ + "_naive", Policy(exec_, {0, 0}, {n, n}),
+                       TransposeInplaceNaive<T>{a, n});
+}
 
 template <class E, class V>
 NaiveInplaceTransposePlan(const E&, const V&) -> NaiveInplaceTransposePlan<E, typename V::value_type>;
@@ -106,3 +124,11 @@ NaiveInplaceTransposePlan(const E&, const V&, std::string)
     -> NaiveInplaceTransposePlan<E, typename V::value_type>;
 
 }  // namespace tilekit::study
+
+// The library's compiled naive plans (impl/common/eti.hpp): every pair
+// (study/definitions.hpp).
+#define TILEKIT_ETI_STUDY_NAIVE(E, T)                                   \
+  extern template class tilekit::study::NaiveTransposePlan<E, T>; \
+  extern template class tilekit::study::NaiveInplaceTransposePlan<E, T>;
+TILEKIT_ETI_FOR_EACH_PAIR(TILEKIT_ETI_STUDY_NAIVE)
+#undef TILEKIT_ETI_STUDY_NAIVE

@@ -34,7 +34,8 @@
 
 /// X(Space, Type) for every pair the library holds (nothing without ETI),
 /// all of them or those of one category of types (config.hpp), or those of a
-/// family that takes fewer types (CMM: float and double): the `extern
+/// family that takes fewer types (CMM: float and double; the seeds' reduce
+/// ladder, tilekit::study: STUDY_REDUCE): the `extern
 /// template` declarations of each family's headers.
 /// TILEKIT_ETI_FOR_EACH_CONVERSION: X(Space, TIn, TOut), the converting permutes.
 #ifdef TILEKIT_ETI
@@ -43,6 +44,7 @@
 #define TILEKIT_ETI_FOR_EACH_COMPLEX_PAIR(X) TILEKIT_ETI_PAIRS_COMPLEX(X)
 #define TILEKIT_ETI_FOR_EACH_MOVE_PAIR(X) TILEKIT_ETI_PAIRS_MOVE(X)
 #define TILEKIT_ETI_FOR_EACH_CMM_PAIR(X) TILEKIT_ETI_PAIRS_CMM(X)
+#define TILEKIT_ETI_FOR_EACH_STUDY_REDUCE_PAIR(X) TILEKIT_ETI_PAIRS_STUDY_REDUCE(X)
 #define TILEKIT_ETI_FOR_EACH_CONVERSION(X) TILEKIT_ETI_PAIRS_CONVERT(X)
 #else
 #define TILEKIT_ETI_FOR_EACH_INTEGER_PAIR(X)
@@ -50,6 +52,7 @@
 #define TILEKIT_ETI_FOR_EACH_COMPLEX_PAIR(X)
 #define TILEKIT_ETI_FOR_EACH_MOVE_PAIR(X)
 #define TILEKIT_ETI_FOR_EACH_CMM_PAIR(X)
+#define TILEKIT_ETI_FOR_EACH_STUDY_REDUCE_PAIR(X)
 #define TILEKIT_ETI_FOR_EACH_CONVERSION(X)
 #endif
 /// REAL: the reductions' types (integer and floating). PAIR: every pair, the
