@@ -50,14 +50,20 @@ endif()
 message(STATUS "tilekit: the tool, tests and benchmarks instantiate ${TILEKIT_SPACE_LIST}")
 
 # Generated units (the library's compiled kernels, cmake/TilekitETI.cmake; the
-# tool's and the fuzz runner's cases, cmake/TilekitToolCases.cmake): one per
-# type where the build machine has TILEKIT_TYPE_UNITS_CORES logical cores or
-# more (a parallel build, no long unit), else one per family and host space,
-# all its types (each unit parses Kokkos' and tilekit's headers again, a few
-# seconds of g++ before any kernel: on 2 cores that dominates the small units).
-# 0: one per host space everywhere. Under nvcc and on a GPU space the units are
-# one per type whatever the cores (one unit of the permute's host types took
-# about 16 minutes of nvcc). TILEKIT_TOOL_TYPE_UNITS_CORES is its former name.
+# tool's and the fuzz runner's cases, cmake/TilekitToolCases.cmake): each
+# family's units of one space hold TILEKIT_TYPES_PER_UNIT of its types (or
+# conversions) each, 0 meaning all of them in one unit. Every unit parses
+# Kokkos' and tilekit's headers again before its kernels: a few seconds of g++,
+# about 13 s of nvcc (host and device passes), so fewer units cost less CPU;
+# more units build in parallel on many cores. Defaults: on a host space, one
+# unit per type where g++ has TILEKIT_TYPE_UNITS_CORES logical cores or more
+# (no long unit in a parallel build), else all types in one unit (nvcc
+# included: with the kernels in the library a host family's unit of every
+# type is a few minutes of nvcc, and per-type units paid the headers 192 times
+# in the CUDA build of the tool); on a GPU space TILEKIT_TYPES_PER_GPU_UNIT
+# (3: a device unit of every type of the permute would be about 15 minutes of
+# nvcc, longer than the rest of the build). TILEKIT_TOOL_TYPE_UNITS_CORES is
+# the threshold's former name.
 cmake_host_system_information(RESULT _tilekit_build_cores QUERY NUMBER_OF_LOGICAL_CORES)
 set(_tilekit_type_units_default 8)
 if(DEFINED TILEKIT_TOOL_TYPE_UNITS_CORES)
@@ -65,9 +71,68 @@ if(DEFINED TILEKIT_TOOL_TYPE_UNITS_CORES)
 endif()
 set(TILEKIT_TYPE_UNITS_CORES "${_tilekit_type_units_default}" CACHE STRING
     "Build machines with this many logical cores or more compile tilekit's generated host \
-units one per type (0: never)")
-set(TILEKIT_UNITS_PER_TYPE OFF)  # on the host spaces
-if(Kokkos_COMPILE_LANGUAGE STREQUAL "CUDA" OR
-   (TILEKIT_TYPE_UNITS_CORES GREATER 0 AND _tilekit_build_cores GREATER_EQUAL TILEKIT_TYPE_UNITS_CORES))
-  set(TILEKIT_UNITS_PER_TYPE ON)
+units one per type with g++ (0: never)")
+set(_tilekit_host_types_default 0)
+if(NOT Kokkos_COMPILE_LANGUAGE STREQUAL "CUDA" AND TILEKIT_TYPE_UNITS_CORES GREATER 0 AND
+   _tilekit_build_cores GREATER_EQUAL TILEKIT_TYPE_UNITS_CORES)
+  set(_tilekit_host_types_default 1)
 endif()
+set(TILEKIT_TYPES_PER_UNIT "${_tilekit_host_types_default}" CACHE STRING
+    "Types (or conversions) per generated unit of a host space (0: all of a family's in one)")
+set(TILEKIT_TYPES_PER_GPU_UNIT 3 CACHE STRING
+    "Types (or conversions) per generated unit of a GPU space (0: all of a family's in one)")
+foreach(_n IN ITEMS "${TILEKIT_TYPES_PER_UNIT}" "${TILEKIT_TYPES_PER_GPU_UNIT}")
+  if(NOT _n MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "TILEKIT_TYPES_PER_UNIT / TILEKIT_TYPES_PER_GPU_UNIT: '${_n}' is not a count")
+  endif()
+endforeach()
+
+# tilekit_types_per_unit(<SPACE> <out>): the count for a space of TILEKIT_SPACE_LIST.
+function(tilekit_types_per_unit space out)
+  if(space STREQUAL "CUDA")
+    set(${out} "${TILEKIT_TYPES_PER_GPU_UNIT}" PARENT_SCOPE)
+  else()
+    set(${out} "${TILEKIT_TYPES_PER_UNIT}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# tilekit_chunk_keys(<out> <n> <key>...): the keys in groups of n (0: one
+# group), each group's keys joined by "+", in order.
+function(tilekit_chunk_keys out n)
+  set(groups "")
+  set(cur "")
+  set(count 0)
+  foreach(k IN LISTS ARGN)
+    if(cur STREQUAL "")
+      set(cur "${k}")
+    else()
+      string(APPEND cur "+${k}")
+    endif()
+    math(EXPR count "${count} + 1")
+    if(n GREATER 0 AND count EQUAL n)
+      list(APPEND groups "${cur}")
+      set(cur "")
+      set(count 0)
+    endif()
+  endforeach()
+  if(NOT cur STREQUAL "")
+    list(APPEND groups "${cur}")
+  endif()
+  set(${out} "${groups}" PARENT_SCOPE)
+endfunction()
+
+# A group's unit name: <base> for one group of every key, <base>_<key> for a
+# group of one key, else <base>_<first key>_<last key>.
+function(tilekit_chunk_name out base group n_groups)
+  string(REPLACE "+" ";" keys "${group}")
+  list(LENGTH keys nk)
+  if(n_groups EQUAL 1 AND NOT nk EQUAL 1)
+    set(${out} "${base}" PARENT_SCOPE)
+  elseif(nk EQUAL 1)
+    set(${out} "${base}_${group}" PARENT_SCOPE)
+  else()
+    list(GET keys 0 first)
+    list(GET keys -1 last)
+    set(${out} "${base}_${first}_${last}" PARENT_SCOPE)
+  endif()
+endfunction()
