@@ -61,7 +61,7 @@ message(STATUS "tilekit: the tool, tests and benchmarks instantiate ${TILEKIT_SP
 # included: with the kernels in the library a host family's unit of every
 # type is a few minutes of nvcc, and per-type units paid the headers 192 times
 # in the CUDA build of the tool); on a GPU space TILEKIT_TYPES_PER_GPU_UNIT
-# (3: a device unit of every type of the permute would be about 15 minutes of
+# (3: one device unit of the permute's ten types would take 8 minutes or more of
 # nvcc, longer than the rest of the build). TILEKIT_TOOL_TYPE_UNITS_CORES is
 # the threshold's former name.
 cmake_host_system_information(RESULT _tilekit_build_cores QUERY NUMBER_OF_LOGICAL_CORES)
