@@ -58,12 +58,11 @@ message(STATUS "tilekit: the tool, tests and benchmarks instantiate ${TILEKIT_SP
 # more units build in parallel on many cores. Defaults: on a host space, one
 # unit per type where g++ has TILEKIT_TYPE_UNITS_CORES logical cores or more
 # (no long unit in a parallel build), else all types in one unit (nvcc
-# included: with the kernels in the library a host family's unit of every
-# type is a few minutes of nvcc, and per-type units paid the headers 192 times
-# in the CUDA build of the tool); on a GPU space TILEKIT_TYPES_PER_GPU_UNIT
-# (3: one device unit of the permute's ten types would take 8 minutes or more of
-# nvcc, longer than the rest of the build). TILEKIT_TOOL_TYPE_UNITS_CORES is
-# the threshold's former name.
+# included: with the kernels in the library a host family's unit of every type
+# takes a few minutes of nvcc, where units per type pay nvcc's two passes over
+# the headers once per type); on a GPU space TILEKIT_TYPES_PER_GPU_UNIT (3: one
+# device unit of all the permute's types would outlast the rest of the build).
+# TILEKIT_TOOL_TYPE_UNITS_CORES is the threshold's former name.
 cmake_host_system_information(RESULT _tilekit_build_cores QUERY NUMBER_OF_LOGICAL_CORES)
 set(_tilekit_type_units_default 8)
 if(DEFINED TILEKIT_TOOL_TYPE_UNITS_CORES)
