@@ -137,11 +137,8 @@ if(TILEKIT_ETI)
   # their guarded instantiations expand to nothing (impl/common/eti.hpp) and
   # their units would compile Kokkos' headers for no kernel, so none is
   # generated (config.hpp's lists stay the same).
-  set(_eti_space_SERIAL "Kokkos::Serial")
-  set(_eti_space_OPENMP "Kokkos::OpenMP")
-  set(_eti_space_CUDA "Kokkos::Cuda")
   foreach(space IN LISTS TILEKIT_SPACE_LIST)
-    set(stype "${_eti_space_${space}}")
+    set(stype "${TILEKIT_SPACE_CXX_${space}}")
     string(TOLOWER "${space}" sname)
     foreach(word IN LISTS TILEKIT_ETI_TYPES)
       tilekit_eti_type_word("${word}" ctype category guard)
@@ -180,7 +177,7 @@ if(TILEKIT_ETI)
   endforeach()
   # The converting permutes: a space's conversions (one unit each per type).
   foreach(space IN LISTS TILEKIT_SPACE_LIST)
-    set(stype "${_eti_space_${space}}")
+    set(stype "${TILEKIT_SPACE_CXX_${space}}")
     string(TOLOWER "${space}" sname)
     foreach(conversion IN LISTS TILEKIT_ETI_CONVERSIONS)
       if(NOT conversion MATCHES "^([a-z0-9]+):([a-z0-9]+)$")

@@ -48,6 +48,10 @@ else()
   set(TILEKIT_SPACE_LIST ${_tilekit_enabled})
 endif()
 message(STATUS "tilekit: the tool, tests and benchmarks instantiate ${TILEKIT_SPACE_LIST}")
+# Each space's C++ type, as the generated units name it.
+set(TILEKIT_SPACE_CXX_SERIAL "Kokkos::Serial")
+set(TILEKIT_SPACE_CXX_OPENMP "Kokkos::OpenMP")
+set(TILEKIT_SPACE_CXX_CUDA "Kokkos::Cuda")
 
 # Generated units (the library's compiled kernels, cmake/TilekitETI.cmake; the
 # tool's and the fuzz runner's cases, cmake/TilekitToolCases.cmake): each

@@ -32,30 +32,20 @@
 # and pairs' tokens, comma-separated, which src/support/types.hpp
 # (support::built_case_v, built_pair_v) reads.
 
-set(_tilekit_cpp_int32 "std::int32_t")
-set(_tilekit_cpp_int64 "std::int64_t")
-set(_tilekit_cpp_float "float")
-set(_tilekit_cpp_double "double")
-set(_tilekit_cpp_cfloat "Kokkos::complex<float>")
-set(_tilekit_cpp_cdouble "Kokkos::complex<double>")
-set(_tilekit_cpp_half "Kokkos::Experimental::half_t")
-set(_tilekit_cpp_bhalf "Kokkos::Experimental::bhalf_t")
-set(_tilekit_cpp_uint8 "std::uint8_t")
-set(_tilekit_cpp_uint16 "std::uint16_t")
-
-# The spaces: TILEKIT_SPACE_LIST (cmake/TilekitSpaces.cmake), C++ types.
-set(_tilekit_space_SERIAL "Kokkos::Serial")
-set(_tilekit_space_OPENMP "Kokkos::OpenMP")
-set(_tilekit_space_CUDA "Kokkos::Cuda")
-
-# The C++ type of a dtype or pair token.
+# The C++ type of a dtype or pair token (the library's type words:
+# tilekit_eti_type_word, cmake/TilekitETI.cmake).
 function(_tilekit_cpp out dtype)
   if(dtype MATCHES "^([a-z0-9]+)_to_([a-z0-9]+)$")
-    set(${out} "tilekit::tool::Convert<${_tilekit_cpp_${CMAKE_MATCH_1}}, ${_tilekit_cpp_${CMAKE_MATCH_2}}, false>" PARENT_SCOPE)
+    set(to "${CMAKE_MATCH_2}")
+    tilekit_eti_type_word("${CMAKE_MATCH_1}" tin category guard)
+    tilekit_eti_type_word("${to}" tout category guard)
+    set(${out} "tilekit::tool::Convert<${tin}, ${tout}, false>" PARENT_SCOPE)
   elseif(dtype MATCHES "^([a-z0-9]+)_conj$")
-    set(${out} "tilekit::tool::Convert<${_tilekit_cpp_${CMAKE_MATCH_1}}, ${_tilekit_cpp_${CMAKE_MATCH_1}}, true>" PARENT_SCOPE)
+    tilekit_eti_type_word("${CMAKE_MATCH_1}" t category guard)
+    set(${out} "tilekit::tool::Convert<${t}, ${t}, true>" PARENT_SCOPE)
   else()
-    set(${out} "${_tilekit_cpp_${dtype}}" PARENT_SCOPE)
+    tilekit_eti_type_word("${dtype}" t category guard)
+    set(${out} "${t}" PARENT_SCOPE)
   endif()
 endfunction()
 
@@ -67,7 +57,7 @@ function(_tilekit_case_line out prefix space dtype)
     string(APPEND cond " && defined(TILEKIT_TOOL_HALF)")
   endif()
   _tilekit_cpp(cpp ${dtype})
-  set(${out} "#if ${cond}\nTILEKIT_TOOL_CASE(${prefix}, ${_tilekit_space_${space}}, ${cpp})\n#endif\n" PARENT_SCOPE)
+  set(${out} "#if ${cond}\nTILEKIT_TOOL_CASE(${prefix}, ${TILEKIT_SPACE_CXX_${space}}, ${cpp})\n#endif\n" PARENT_SCOPE)
 endfunction()
 
 # Whether a dtype or pair token is compiled (above): its types in the
