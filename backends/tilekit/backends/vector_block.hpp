@@ -43,15 +43,6 @@
 #define TILEKIT_VECTOR_DISPATCH 1
 #endif
 
-// GCC notes that a 32- or 64-byte vector passed or returned by value
-// changes the ABI where the translation unit is compiled without AVX
-// (-Wpsabi): these are inline helpers of the routines compiled for those
-// widths (target attributes) and never cross a translation unit's boundary,
-// so the note says nothing here and is silenced for this header alone.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
 namespace tilekit::backends {
 
 /// Bytes of the host's vector registers that the block transposes use (0:
@@ -343,6 +334,3 @@ KOKKOS_INLINE_FUNCTION void with_vector_bytes(int vb, const F& f) {
 }
 
 }  // namespace tilekit::backends
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
