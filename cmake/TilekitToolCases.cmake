@@ -11,8 +11,9 @@
 #
 #   tilekit_tool_cases(<target> <cmd_op.cpp> TYPES <dtype>... [NAMESPACE <ns>])
 #
-# NAMESPACE: where the source's function lives (default tilekit::tool; the
-# fuzz runner's move_typed uses it with tilekit::fuzz).
+# NAMESPACE: where the source's function lives (default tilekit::tool; each of
+# the tool's sources gives its own, e.g. tilekit::tool::transpose_cmd; the fuzz
+# runner's move_typed tilekit::fuzz).
 # dtypes are the tool's names: int32 int64 float double cfloat cdouble half
 # bhalf (half and bhalf only where Kokkos has 2-byte types: GPU builds), or
 # pairs of the converting permute: <in>_to_<out> (T is
@@ -20,7 +21,9 @@
 # T then holds a comma, so such a source's TILEKIT_TOOL_CASE is variadic.
 # The source defines TILEKIT_TOOL_CASE(prefix, Exec, T), the explicit
 # instantiation of its function for one case, and includes TILEKIT_TOOL_CASES
-# (the generated list of every case) unless TILEKIT_TOOL_INSTANCES_TU is set.
+# (the generated list of every case) unless TILEKIT_TOOL_INSTANCES_TU is set;
+# then (its own unit, not a case unit) it undefines TILEKIT_TOOL_CASE at its
+# end: the tool's command-line sources compile as one unit (TILEKIT_TOOL_UNITY).
 
 # The types follow the library's (TILEKIT_ETI_TYPES, and TILEKIT_ETI_CONVERSIONS
 # for the converting pairs): a case of a type the library does not hold would

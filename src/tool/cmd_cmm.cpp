@@ -16,6 +16,10 @@
 #include "transfers.hpp"
 
 namespace tilekit::tool {
+// This file's own names, in a namespace of their own: the command-line units
+// compile as one (TILEKIT_TOOL_UNITY), where each subcommand's variants,
+// setup and cases would clash. measure_cmm is the family's (families.hpp).
+namespace cmm_cmd {
 namespace {
 
 const std::vector<std::string> kVariants = {"copy",     "naive",  "tiled",   "blocked",
@@ -228,8 +232,12 @@ Runner setup(CLI::App& app) {
 
 }  // namespace
 
+#endif  // !TILEKIT_TOOL_INSTANCES_TU
+}  // namespace cmm_cmd
+#if !defined(TILEKIT_TOOL_INSTANCES_TU)
+
 bool measure_cmm(const CmmArgs& o, report::Report& rep) {
-  check_variants(o.variant, kVariants);
+  check_variants(o.variant, cmm_cmd::kVariants);
   if (o.n % 2 != 0)
     throw CLI::ValidationError("--n", "checkered matrix multiplication needs an even N");
   const std::string dtypes = o.common.dtype == "all" ? "float,double" : o.common.dtype;
@@ -244,15 +252,18 @@ bool measure_cmm(const CmmArgs& o, report::Report& rep) {
     for_each_family_dtype<false, float, double>(dtypes, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_floating_point_v<T>)
-        ok = run_space_type<std::decay_t<decltype(exec)>, T>(o, exec, peak, rep) && ok;
+        ok = cmm_cmd::run_space_type<std::decay_t<decltype(exec)>, T>(o, exec, peak, rep) && ok;
     });
   });
   return ok;
 }
 
 TILEKIT_SUBCOMMAND(cmm, "checkered matrix multiplication: variants, copy baseline, transfers",
-                   setup);
+                   cmm_cmd::setup);
 
+// The case units name their cases after including this file; the command-line
+// unit, which includes every subcommand's, ends this one's here.
+#undef TILEKIT_TOOL_CASE
 #endif  // !TILEKIT_TOOL_INSTANCES_TU
 
 }  // namespace tilekit::tool

@@ -10,7 +10,9 @@
 #include "fuzz_run.hpp"
 #include "subcommand.hpp"
 
-namespace tilekit::tool {
+// This file's names, in a namespace of their own: the command-line units
+// compile as one (TILEKIT_TOOL_UNITY).
+namespace tilekit::tool::fuzz_cmd {
 namespace {
 
 struct Options {
@@ -100,4 +102,4 @@ Runner setup(CLI::App& app) {
 TILEKIT_SUBCOMMAND(fuzz, "randomized differential testing against a host reference", setup);
 
 }  // namespace
-}  // namespace tilekit::tool
+}  // namespace tilekit::tool::fuzz_cmd

@@ -22,6 +22,10 @@
 #include "transfers.hpp"
 
 namespace tilekit::tool {
+// This file's own names, in a namespace of their own: the command-line units
+// compile as one (TILEKIT_TOOL_UNITY), where each subcommand's variants,
+// setup and cases would clash. measure_permute is the family's (families.hpp).
+namespace permute_cmd {
 namespace {
 
 using index_t = std::int64_t;
@@ -81,7 +85,7 @@ struct SubWindow {
 }
 
 /// A variant of the subcommand: the library's, or a seed kernel (tilekit::study).
-using Variant = std::variant<PermuteVariant, study::Permute3Variant>;
+using Variant = std::variant<PermuteVariant, tilekit::study::Permute3Variant>;
 
 /// The plan's views over a (input) and b (output): the library's plans take
 /// LayoutStride views of the buffers, contiguous with the strides of the
@@ -101,14 +105,14 @@ PlanRun make_run(const Exec& exec, T* a, T* b, const std::vector<index_t>& ext, 
   using Mem = typename Exec::memory_space;
   std::vector<index_t> oext(R);
   for (int k = 0; k < R; ++k) oext[k] = ext[perm[k]];
-  if (const auto* seed = std::get_if<study::Permute3Variant>(&v)) {
+  if (const auto* seed = std::get_if<tilekit::study::Permute3Variant>(&v)) {
     if constexpr (R == 3) {
       return support::with_layout(left, [&](auto layout) -> PlanRun {
         using V = ViewOf<T, R, decltype(layout), Mem>;
         const V in = make_view<V>(a, ext, std::make_index_sequence<R>{});
         const V out = make_view<V>(b, oext, std::make_index_sequence<R>{});
-        auto plan =
-            std::make_shared<study::Permute3Plan<Exec, T>>(exec, in, out, perm, *seed, opts);
+        auto plan = std::make_shared<tilekit::study::Permute3Plan<Exec, T>>(exec, in, out, perm,
+                                                                            *seed, opts);
         return {[plan, in, out, alpha, beta] { plan->execute(in, out, alpha, beta); },
                 std::string(plan->method()), "", 0, 1, "", 0};
       });
@@ -260,7 +264,7 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   }
   if (R == 3 && !sub) {
     const std::vector<int> id = {0, 1, 2};
-    using study::Permute3Variant;
+    using tilekit::study::Permute3Variant;
     if (selected("copy_simple")) measure("copy_simple", id, Permute3Variant::simple_templated, 0);
     if (selected("copy_shared")) measure("copy_shared", id, Permute3Variant::shared_templated, 0);
   }
@@ -268,7 +272,7 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   // only); those after naive report their speedup over it.
   std::vector<Variant> variants(std::begin(permute_variants), std::end(permute_variants));
   if (R == 3 && !sub)
-    for (auto v : study::permute3_variants) variants.push_back(v);
+    for (auto v : tilekit::study::permute3_variants) variants.push_back(v);
   for (const auto& perm : permutations(o, R)) {
     double naive_ms = 0;
     for (const auto& v : variants) {
@@ -352,9 +356,13 @@ Runner setup(CLI::App& app) {
 
 }  // namespace
 
+#endif  // !TILEKIT_TOOL_INSTANCES_TU
+}  // namespace permute_cmd
+#if !defined(TILEKIT_TOOL_INSTANCES_TU)
+
 bool measure_permute(const PermuteArgs& o, report::Report& rep) {
-  check_variants(o.variant, kVariants);
-  std::vector<index_t> ext;
+  check_variants(o.variant, permute_cmd::kVariants);
+  std::vector<std::int64_t> ext;
   for (const auto& s : split_list(o.shape)) ext.push_back(std::stoll(s));
   if (ext.empty() || ext.size() > 8)
     throw CLI::ValidationError("--shape", "needs 1 to 8 extents");
@@ -362,25 +370,30 @@ bool measure_permute(const PermuteArgs& o, report::Report& rep) {
     if (e < 1) throw CLI::ValidationError("--shape", "extents must be positive");
   for (const auto& p : permutations(o, static_cast<int>(ext.size())))
     impl::check_permutation("--perm", p, static_cast<int>(ext.size()));
-  for_each_type(o.common.dtype, [](auto) {});  // throws for a type not built, before any row
+  // throws for a type not built, before any row
+  permute_cmd::for_each_type(o.common.dtype, [](auto) {});
   check_convert_options(o);
   begin_report(o.common, o.transfers, rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const double peak = hardware_info(exec).peak_gbps;
-    for_each_type(o.common.dtype, [&](auto tag) {
+    permute_cmd::for_each_type(o.common.dtype, [&](auto tag) {
       const std::string in = type_name<decltype(tag)>();
       if (converts(in, o.out_dtype, o.conj))
         ok = measure_permute_convert(o, exec, in, ext, peak, rep) && ok;
       else
-        ok = run_case<decltype(exec), decltype(tag)>(o, exec, ext, peak, rep) && ok;
+        ok = permute_cmd::run_case<decltype(exec), decltype(tag)>(o, exec, ext, peak, rep) && ok;
     });
   });
   return ok;
 }
 
-TILEKIT_SUBCOMMAND(permute, "N-D tensor permutation: every variant vs the copy baseline", setup);
+TILEKIT_SUBCOMMAND(permute, "N-D tensor permutation: every variant vs the copy baseline",
+                   permute_cmd::setup);
 
+// The case units name their cases after including this file; the command-line
+// unit, which includes every subcommand's, ends this one's here.
+#undef TILEKIT_TOOL_CASE
 #endif  // !TILEKIT_TOOL_INSTANCES_TU
 
 }  // namespace tilekit::tool

@@ -26,10 +26,14 @@
 #include "vendor_reduce.hpp"
 
 namespace tilekit::tool {
+// This file's own names, in a namespace of their own: the command-line units
+// compile as one (TILEKIT_TOOL_UNITY), where each subcommand's variants,
+// setup and cases would clash. measure_reduce is the family's (families.hpp).
+namespace reduce_cmd {
 namespace {
 
-using study::ReduceStep;
-using study::ReduceStepPlan;
+using tilekit::study::ReduceStep;
+using tilekit::study::ReduceStepPlan;
 
 [[maybe_unused]] const ReduceStep kLadder[] = {
     ReduceStep::naive,     ReduceStep::strided,     ReduceStep::sequential,
@@ -213,7 +217,7 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
   Kokkos::View<S, Mem> rs("tilekit::tool::sum");
   // The ladder (tilekit::study) takes the production reduce's team shape;
   // step 6 takes the first --teams value.
-  study::ReduceStepOptions ladder_shape;
+  tilekit::study::ReduceStepOptions ladder_shape;
   ladder_shape.team_rows = o.shape.team_rows;
   ladder_shape.vector = o.shape.vector;
   ladder_shape.teams = o.teams.empty() ? o.shape.teams : o.teams.front();
@@ -239,7 +243,7 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
       prev_ms = row.ms;
     }
     if (selected("kokkos") && !sub) {
-      study::ReduceStepOptions kokkos_shape = ladder_shape;
+      tilekit::study::ReduceStepOptions kokkos_shape = ladder_shape;
       kokkos_shape.teams = o.shape.teams;
       ReduceStepPlan plan(exec, a0, ReduceStep::kokkos, kokkos_shape);
       Kokkos::deep_copy(exec, rs, S(-7));
@@ -398,15 +402,20 @@ Runner setup(CLI::App& app) {
 
 }  // namespace
 
+#endif  // !TILEKIT_TOOL_INSTANCES_TU
+}  // namespace reduce_cmd
+#if !defined(TILEKIT_TOOL_INSTANCES_TU)
+
 bool measure_reduce(const ReduceArgs& o, report::Report& rep) {
-  for_each_reduce_dtype(o.common.dtype, [](auto) {});  // throws for a type not built, first
-  begin_measurement(o, kVariants, rep);
+  // throws for a type not built, first
+  reduce_cmd::for_each_reduce_dtype(o.common.dtype, [](auto) {});
+  begin_measurement(o, reduce_cmd::kVariants, rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const auto hw = hardware_info(exec);
-    for_each_reduce_dtype(o.common.dtype, [&](auto tag) {
+    reduce_cmd::for_each_reduce_dtype(o.common.dtype, [&](auto tag) {
       for (const std::int64_t n : o.n)
-        ok = run_case<decltype(exec), decltype(tag)>(o, exec, n, hw, rep) && ok;
+        ok = reduce_cmd::run_case<decltype(exec), decltype(tag)>(o, exec, n, hw, rep) && ok;
     });
   });
   return ok;
@@ -415,8 +424,11 @@ bool measure_reduce(const ReduceArgs& o, report::Report& rep) {
 TILEKIT_SUBCOMMAND(reduce,
                    "parallel reductions: seed 004's six steps, Kokkos, CUB and the production "
                    "reduce vs the copy baseline",
-                   setup);
+                   reduce_cmd::setup);
 
+// The case units name their cases after including this file; the command-line
+// unit, which includes every subcommand's, ends this one's here.
+#undef TILEKIT_TOOL_CASE
 #endif  // !TILEKIT_TOOL_INSTANCES_TU
 
 }  // namespace tilekit::tool

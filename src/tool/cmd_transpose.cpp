@@ -12,6 +12,10 @@
 #include "transfers.hpp"
 
 namespace tilekit::tool {
+// This file's own names, in a namespace of their own: the command-line units
+// compile as one (TILEKIT_TOOL_UNITY), where each subcommand's variants,
+// setup and cases would clash. measure_transpose is the family's (families.hpp).
+namespace transpose_cmd {
 namespace {
 
 const std::vector<std::string> kVariants = {"copy", "copy_kernel", "naive", "tiled",
@@ -110,7 +114,7 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
   // with their speedup over it.
   auto out_of_place = [&](const std::string& name, const auto& src, const auto& plan) {
     constexpr bool naive = std::is_same_v<std::decay_t<decltype(plan)>,
-                                          study::NaiveTransposePlan<Exec, T>>;
+                                          tilekit::study::NaiveTransposePlan<Exec, T>>;
     poison();
     plan.execute(src, out);
     const bool good = verify(true);
@@ -140,7 +144,8 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
                         rep.rows.back(), copy_gbps, peak, rep);
   };
   auto each_variant = [&](const auto& src) {
-    if (selected("naive")) out_of_place("naive", src, study::NaiveTransposePlan(exec, src, out));
+    if (selected("naive"))
+      out_of_place("naive", src, tilekit::study::NaiveTransposePlan(exec, src, out));
     for (auto v : {TransposeVariant::tiled, TransposeVariant::tiled_padded})
       if (selected(std::string(to_string(v))))
         out_of_place(std::string(to_string(v)), src, TransposePlan(exec, src, out, v, o.shape));
@@ -156,7 +161,7 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
   // cols matrix again: the same moves on other data.
   auto in_place = [&](const std::string& name, const auto& plan) {
     constexpr bool naive = std::is_same_v<std::decay_t<decltype(plan)>,
-                                          study::NaiveInplaceTransposePlan<Exec, T>>;
+                                          tilekit::study::NaiveInplaceTransposePlan<Exec, T>>;
     Kokkos::deep_copy(exec, b, a);
     plan.execute(sq);
     const bool good = verify(false);
@@ -177,7 +182,7 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
     if (!good) extra["error"] = "WRONG RESULT";
   };
   if (selected("inplace_naive") && rows == cols)
-    in_place("inplace_naive", study::NaiveInplaceTransposePlan(exec, sq));
+    in_place("inplace_naive", tilekit::study::NaiveInplaceTransposePlan(exec, sq));
   for (auto v : {InplaceVariant::blocked, InplaceVariant::decomposed}) {
     if (!selected(std::string(to_string(v)))) continue;
     InplaceTransposePlan plan(exec, sq, v, o.shape);
@@ -248,14 +253,18 @@ Runner setup(CLI::App& app) {
 
 }  // namespace
 
+#endif  // !TILEKIT_TOOL_INSTANCES_TU
+}  // namespace transpose_cmd
+#if !defined(TILEKIT_TOOL_INSTANCES_TU)
+
 bool measure_transpose(const TransposeArgs& o, report::Report& rep) {
   check_family_dtypes<true, std::int32_t, float, double>(o.common.dtype);
-  begin_measurement(o, kVariants, rep);
+  begin_measurement(o, transpose_cmd::kVariants, rep);
   bool ok = true;
   for_each_space(o.common.space, [&](auto exec) {
     const double peak = hardware_info(exec).peak_gbps;
     auto run = [&](auto tag) {
-      ok = run_space_type<decltype(exec), decltype(tag)>(o, exec, peak, rep) && ok;
+      ok = transpose_cmd::run_space_type<decltype(exec), decltype(tag)>(o, exec, peak, rep) && ok;
     };
     // common's types, and half / bhalf where Kokkos has them
     for_each_family_dtype<true, std::int32_t, float, double>(o.common.dtype, run);
@@ -264,8 +273,11 @@ bool measure_transpose(const TransposeArgs& o, report::Report& rep) {
 }
 
 TILEKIT_SUBCOMMAND(transpose, "2-D matrix transpose: every variant vs the copy baseline",
-                   setup);
+                   transpose_cmd::setup);
 
+// The case units name their cases after including this file; the command-line
+// unit, which includes every subcommand's, ends this one's here.
+#undef TILEKIT_TOOL_CASE
 #endif  // !TILEKIT_TOOL_INSTANCES_TU
 
 }  // namespace tilekit::tool

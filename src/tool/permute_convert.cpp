@@ -23,6 +23,10 @@
 #include "timing.hpp"
 
 namespace tilekit::tool {
+// This file's own names, in a namespace of their own: the command-line units
+// compile as one (TILEKIT_TOOL_UNITY), beside cmd_permute.cpp's. What
+// permute_convert.hpp declares is tilekit::tool's.
+namespace permute_convert_cmd {
 namespace {
 
 using index_t = std::int64_t;
@@ -200,9 +204,12 @@ bool run_convert_case(const PermuteArgs& o, const Exec& exec, const std::vector<
       const PermuteArgs&, const Exec&, const std::vector<index_t>&, double, report::Report&);
 #if !defined(TILEKIT_TOOL_INSTANCES_TU)
 #include TILEKIT_TOOL_CASES
+#endif  // !TILEKIT_TOOL_INSTANCES_TU
+}  // namespace permute_convert_cmd
+#if !defined(TILEKIT_TOOL_INSTANCES_TU)
 
 bool converts(const std::string& in, const std::string& out, bool conj) {
-  return (!out.empty() && out != in) || (conj && is_complex_name(in));
+  return (!out.empty() && out != in) || (conj && permute_convert_cmd::is_complex_name(in));
 }
 
 void check_convert_options(const PermuteArgs& o) {
@@ -211,10 +218,12 @@ void check_convert_options(const PermuteArgs& o) {
     const std::string out = o.out_dtype.empty() ? in : o.out_dtype;
     if (!converts(in, out, o.conj)) continue;
     bool found = false;
-    for_each_tool_pair([&](auto p) { found = found || is_pair<decltype(p)>(in, out, o.conj); });
+    permute_convert_cmd::for_each_tool_pair([&](auto p) {
+      found = found || permute_convert_cmd::is_pair<decltype(p)>(in, out, o.conj);
+    });
     if (!found) {
       std::string pairs;
-      for_each_tool_pair([&](auto p) {
+      permute_convert_cmd::for_each_tool_pair([&](auto p) {
         using P = decltype(p);
         pairs += (pairs.empty() ? "" : ", ") + type_name<typename P::in>() +
                  (P::conj ? " --conj" : " -> " + type_name<typename P::out>());
@@ -244,10 +253,10 @@ bool measure_permute_convert(const PermuteArgs& o, const Exec& exec, const std::
                              report::Report& rep) {
   const std::string out = o.out_dtype.empty() ? in : o.out_dtype;
   bool ok = true, done = false;
-  for_each_tool_pair([&](auto p) {
+  permute_convert_cmd::for_each_tool_pair([&](auto p) {
     using P = decltype(p);
-    if (done || !is_pair<P>(in, out, o.conj)) return;
-    ok = run_convert_case<Exec, P>(o, exec, ext, peak, rep);
+    if (done || !permute_convert_cmd::is_pair<P>(in, out, o.conj)) return;
+    ok = permute_convert_cmd::run_convert_case<Exec, P>(o, exec, ext, peak, rep);
     done = true;
   });
   if (!done) throw CLI::ValidationError("--out-dtype", in + " -> " + out + ": no such pair");
@@ -261,6 +270,9 @@ bool measure_permute_convert(const PermuteArgs& o, const Exec& exec, const std::
 TILEKIT_FOR_EACH_SPACE(TILEKIT_MEASURE_CONVERT)
 #undef TILEKIT_MEASURE_CONVERT
 
+// The case units name their cases after including this file; the command-line
+// unit, which includes every subcommand's, ends this one's here.
+#undef TILEKIT_TOOL_CASE
 #endif  // !TILEKIT_TOOL_INSTANCES_TU
 
 }  // namespace tilekit::tool

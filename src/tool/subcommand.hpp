@@ -2,6 +2,10 @@
 // Self-registration of the tool's subcommands: a cmd_<op>.cpp file declares
 //   TILEKIT_SUBCOMMAND(op, "description", setup)
 // where setup(CLI::App&) adds its options and returns the function to run.
+// The files compile as one unit (TILEKIT_TOOL_UNITY, src/tool/CMakeLists.txt),
+// so each keeps its own names in a namespace of its own (tilekit::tool::<op>_cmd);
+// the registrar is named for the subcommand. `tilekit --help` lists the
+// subcommands in the order they register.
 #include <CLI/CLI.hpp>
 
 #include <functional>

@@ -23,7 +23,9 @@
 #include "../subcommand.hpp"
 #include "support/views.hpp"
 
-namespace tilekit::tool {
+// This file's names, in a namespace of their own: the command-line units
+// compile as one (TILEKIT_TOOL_UNITY).
+namespace tilekit::tool::dist_permute_cmd {
 namespace {
 
 using dist::Decomposition;
@@ -358,4 +360,4 @@ static const Registrar dist_permute_subcommand{
     "engine's all-to-all of the same bytes",
     setup};
 
-}  // namespace tilekit::tool
+}  // namespace tilekit::tool::dist_permute_cmd
