@@ -785,8 +785,8 @@ TEST(PermuteTiling, KernelArgumentIsSmall) {
   using C = Kokkos::complex<double>;
   EXPECT_LE(sizeof(TiledLayout), 288u);
   using E = Kokkos::DefaultExecutionSpace;
-  EXPECT_LE((sizeof(PermuteTiled<E, double, 8, 32, StoreScaled<double>, BoxKind::tables>)), 344u);
-  EXPECT_LE((sizeof(PermuteTiled<E, C, 8, 16, StoreScaled<C>, BoxKind::affine>)), 344u);
+  EXPECT_LE((sizeof(PermuteTiled<E, double, 8, 32, StoreAxpby<double>, BoxKind::tables>)), 344u);
+  EXPECT_LE((sizeof(PermuteTiled<E, C, 8, 16, StoreScale<C>, BoxKind::affine>)), 344u);
 }
 
 TEST(PermuteTiling, RunsSpanSmallDimensionsAndStayContiguous) {

@@ -49,9 +49,6 @@ struct Traits<Kokkos::Cuda> {
   static constexpr int transpose_skew_max = 8;
   /// Pure moves of 2-byte elements go in 4-byte pairs where the rows allow.
   static constexpr int permute_pack_bytes = 4;
-  /// Scaled permutes: one kernel a plan, testing beta at each store (every
-  /// thread of a launch takes the same branch), rather than two per plan.
-  static constexpr bool permute_one_scaled_store = true;
   /// A store run that interleaves up to 16 elements of tiny dimensions with a
   /// long one (an image's channels: NCHW -> NHWC) keeps its tile in scratch in
   /// the store's order, every offset computed, rather than reading a table

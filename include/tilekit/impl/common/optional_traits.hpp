@@ -116,13 +116,6 @@ TILEKIT_OPTIONAL_TRAIT(int, transpose_prefetch_blocks, 0)
 /// (reads one after another, the output's rows scattered) rather than the
 /// output's (make_rows_layout).
 TILEKIT_OPTIONAL_TRAIT(bool, permute_rows_input_order, false)
-/// Whether the permute's scaled stores (alpha != 1 or beta != 0) are one
-/// kernel that tests beta at each element (impl::StoreScaled, if_beta) rather
-/// than two, one reading the output and one not. One kernel compiles a
-/// third fewer typed kernels; it suits a backend where a branch the whole
-/// launch takes alike is free (GPUs), not hosts, where the test in the store
-/// loops stops their vectorisation (docs/performance.md).
-TILEKIT_OPTIONAL_TRAIT(bool, permute_one_scaled_store, false)
 /// Whether the permute's pure moves (one type, alpha 1, beta 0, not
 /// conjugated) whose fused problem is a 2-D transposition run the
 /// 2-D engine of the out-of-place transpose (impl::MatrixTranspose: its tiles,

@@ -234,11 +234,10 @@ class PermutePlan {
   using Bits = impl::bits_t<(PW > 1 ? sizeof(T) : 1)>;  ///< an element's
   using Unit = impl::bits_t<(PW > 1 ? PW * sizeof(T) : 1)>;  ///< PW elements'
   using PackRows = impl::PermuteRows<ExecSpace, Unit, N, impl::StoreMove<Unit>>;
-  /// The backend's scaled stores: one kernel testing beta, or two (store.hpp).
-  static constexpr bool one_scaled = impl::permute_one_scaled_store<ExecSpace>();
-  /// The element the moves' kernels take (alpha == 1, beta == 0 of one type):
-  /// the bits of T where it has them (impl::move_t), so the plans of every
-  /// type of one size launch the same kernels, compiled once per unit.
+  /// The element the tiled, naive and transpose methods' moves (alpha == 1,
+  /// beta == 0 of one type) take: the bits of T where it has them
+  /// (impl::move_t), so the plans of every type of one size launch the same
+  /// kernels, compiled once per unit. (The rows method moves T.)
   using Move = std::conditional_t<plain, impl::move_t<T>, T>;
   /// The tiled kernel's host path (PermuteTiled): its scratch laid out transposed.
   static constexpr bool host_path = impl::micro_edge<ExecSpace, T>() > 0;

@@ -50,7 +50,7 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::prepare() {
     method_ = PermuteMethod::none;
     return;
   }
-  const auto st = impl::widest_store_t<T, TOut, conjugates, one_scaled>{S(1), S(1)};
+  const auto st = impl::StoreAxpby<T, TOut, conjugates>{S(1), S(1)};
   if (variant_ == PermuteVariant::naive) return prepare_naive(shape_);
   // Strided views whose fastest dimensions do not have unit stride on both
   // sides (every other column, say) have no runs to tile: element by element.
@@ -221,7 +221,7 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch(const T* in, TOut* out, 
     case PermuteMethod::none: return;
     case PermuteMethod::copy:
     case PermuteMethod::rows:
-      impl::with_store<T, TOut, conjugates, one_scaled>(alpha, beta, [&](auto st) {
+      impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
         if constexpr (PW > 1 && std::is_same_v<decltype(st), impl::StoreMove<T>>) {
           if (packs(in, out)) {
             Kokkos::parallel_for(kernel_, policy_pack_,
@@ -230,11 +230,9 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch(const T* in, TOut* out, 
             return;
           }
         }
-        moving(in, out, st, [&](auto i, auto o, auto s) {
-          using F = impl::PermuteRows<ExecSpace, std::remove_cv_t<std::remove_pointer_t<decltype(i)>>,
-                                      N, decltype(s)>;
-          Kokkos::parallel_for(kernel_, policy_, F{i, o, rows_, s});
-        });
+        // (on T: its moves ran slower as bits on a GPU, docs/building.md)
+        using F = impl::PermuteRows<ExecSpace, T, N, decltype(st)>;
+        Kokkos::parallel_for(kernel_, policy_, F{in, out, rows_, st});
       });
       return;
     case PermuteMethod::transpose:
@@ -270,7 +268,7 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch(const T* in, TOut* out, 
       }
       [[fallthrough]];  // scaled stores, unaligned views: the tiled boxes
     case PermuteMethod::tiled:
-      impl::with_store<T, TOut, conjugates, one_scaled>(alpha, beta, [&](auto st) {
+      impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
         if constexpr (PW > 1 && std::is_same_v<decltype(st), impl::StoreMove<T>>) {
           if (packs(in, out))
             return with_tiled<impl::StoreMove<Bits>, PW, Bits>([&](auto f) {
@@ -294,7 +292,7 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch(const T* in, TOut* out, 
       });
       return;
     case PermuteMethod::naive:
-      impl::with_store<T, TOut, conjugates, one_scaled>(alpha, beta, [&](auto st) {
+      impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
         moving(in, out, st, [&](auto i, auto o, auto s) {
           using V = std::remove_cv_t<std::remove_pointer_t<decltype(i)>>;
           Kokkos::parallel_for(

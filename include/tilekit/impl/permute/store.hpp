@@ -7,13 +7,11 @@
 //
 // with op the complex conjugate or the identity, U the output type, and the
 // arithmetic in S = scalar_of<T, U> (float for the 2-byte floats, the wider
-// type of a mixed pair; common/value_types.hpp). The store is a template
-// parameter of the kernel, chosen on the host for the scalars of the call: a
-// move (alpha == 1, beta == 0) only converts, and of one type to itself is
-// `*p = v`, every bit kept (the kernels' fast paths key on StoreMove<T>);
-// any other call takes a scaled store, where beta == 0 never reads out (a
-// NaN there is overwritten, as BLAS does): on a backend that says so one
-// kernel testing beta (impl::permute_one_scaled_store), else one each.
+// type of a mixed pair; common/value_types.hpp). The store is a template parameter of
+// the kernel, specialised on the host for the scalars of the call: beta == 0
+// never reads out (a NaN there is overwritten, as BLAS does), alpha == 1
+// does not multiply, and a move of one type to itself is `*p = v`, every bit
+// kept (the kernels' fast paths key on StoreMove<T>).
 #include <tilekit/impl/common/value_types.hpp>
 
 #include <type_traits>
@@ -42,47 +40,37 @@ struct StoreMove {
     *p = convert<U>(conj_if<Conj>(v));
   }
 };
-/// What a scaled store reads of the output: never (beta == 0), always, or
-/// where beta != 0, tested for each element (one kernel for both scalings).
-enum class ScaledRead { never, always, if_beta };
-
-/// out = alpha * op(v) + beta * out, computed in S; beta == 0 never reads out.
-template <class T, class U = T, bool Conj = false, ScaledRead Read = ScaledRead::if_beta>
-struct StoreScaled {
+/// out = alpha * op(v), computed in S.
+template <class T, class U = T, bool Conj = false>
+struct StoreScale {
+  using out_type = U;
+  using S = permute_scalar_t<T, U>;
+  S alpha;
+  KOKKOS_INLINE_FUNCTION void operator()(U* p, const T& v) const {
+    *p = convert<U>(alpha * convert<S>(conj_if<Conj>(v)));
+  }
+};
+/// out = alpha * op(v) + beta * out, computed in S.
+template <class T, class U = T, bool Conj = false>
+struct StoreAxpby {
   using out_type = U;
   using S = permute_scalar_t<T, U>;
   S alpha, beta;
   KOKKOS_INLINE_FUNCTION void operator()(U* p, const T& v) const {
-    const S x = alpha * convert<S>(conj_if<Conj>(v));
-    if constexpr (Read == ScaledRead::never)
-      *p = convert<U>(x);
-    else if constexpr (Read == ScaledRead::always)
-      *p = convert<U>(x + beta * convert<S>(*p));
-    else
-      *p = convert<U>(beta != S(0) ? x + beta * convert<S>(*p) : x);
+    *p = convert<U>(alpha * convert<S>(conj_if<Conj>(v)) + beta * convert<S>(*p));
   }
 };
 
-/// Calls fn(store) with the store of T into U for alpha and beta: the move
-/// where alpha == 1 and beta == 0; else, where OneScaled (the backend's
-/// permute_one_scaled_store), the scaled store that tests beta, else the one
-/// of the case (Conj applies to complex T only: a real T compiles the plain
-/// stores).
-template <class T, class U, bool Conj, bool OneScaled, class Fn>
+/// Calls fn(store) with the store of T into U specialised for alpha and beta
+/// (Conj applies to complex T only: a real T compiles the plain stores).
+template <class T, class U = T, bool Conj = false, class Fn>
 void with_store(const permute_scalar_t<T, U>& alpha, const permute_scalar_t<T, U>& beta, Fn&& fn) {
   using S = permute_scalar_t<T, U>;
   constexpr bool C = Conj && is_complex_v<T>;
-  if (alpha == S(1) && beta == S(0)) fn(StoreMove<T, U, C>{});
-  else if constexpr (OneScaled) fn(StoreScaled<T, U, C, ScaledRead::if_beta>{alpha, beta});
-  else if (beta != S(0)) fn(StoreScaled<T, U, C, ScaledRead::always>{alpha, beta});
-  else fn(StoreScaled<T, U, C, ScaledRead::never>{alpha, beta});
+  if (beta != S(0)) fn(StoreAxpby<T, U, C>{alpha, beta});
+  else if (alpha != S(1)) fn(StoreScale<T, U, C>{alpha});
+  else fn(StoreMove<T, U, C>{});
 }
-
-/// The scaled store a plan of T into U on a backend (OneScaled) sizes its
-/// launches with: the one that reads the output, where there are two.
-template <class T, class U, bool Conj, bool OneScaled>
-using widest_store_t =
-    StoreScaled<T, U, Conj && is_complex_v<T>, OneScaled ? ScaledRead::if_beta : ScaledRead::always>;
 
 }  // namespace impl
 }  // namespace tilekit
