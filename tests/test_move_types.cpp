@@ -4,9 +4,11 @@
 // windows, starts off the packed units' alignment), the transpose and the
 // in-place transposes. uint8 and uint16 are the library's compiled kernels
 // of their sizes (TILEKIT_ETI_TYPES' default); bool, a type the library does
-// not hold, is the one case of the header-only path: int8, int16, uint32 and
-// uint64 instantiate the same templates from the headers as bool does, and
-// the matrix of them all compiled those kernels five times over for one path.
+// not hold, is the one case of the header-only permute plan: int8, int16,
+// uint32 and uint64 instantiate the same templates from the headers as bool
+// does, and the matrix of them all compiled those kernels five times over for
+// one path. (Their transposes, and bool's, run the library's engines of their
+// size: impl::move_t.)
 #include <tilekit/permute.hpp>
 #include <tilekit/transpose.hpp>
 
