@@ -22,6 +22,19 @@
 namespace {
 using namespace tilekit::test;
 
+// The element each type's moves run on (impl::move_t): the unsigned integer
+// of its size where the type is aligned to its size, else the type itself.
+struct FloatPair {  // 8 bytes aligned to 4: a uint64_t load could be misaligned
+  float a, b;
+};
+static_assert(std::is_same_v<tilekit::impl::move_t<float>, std::uint32_t>);
+static_assert(std::is_same_v<tilekit::impl::move_t<std::int64_t>, std::uint64_t>);
+static_assert(std::is_same_v<tilekit::impl::move_t<Kokkos::complex<float>>, std::uint64_t>);
+static_assert(std::is_same_v<tilekit::impl::move_t<bool>, std::uint8_t>);
+static_assert(std::is_same_v<tilekit::impl::move_t<Kokkos::complex<double>>,
+                             Kokkos::complex<double>>);
+static_assert(std::is_same_v<tilekit::impl::move_t<FloatPair>, FloatPair>);
+
 using MoveOnlyTypes = tilekit::support::List<std::uint8_t, std::uint16_t, bool>;
 TILEKIT_TYPED_TEST_SUITE(MoveTypes, MoveOnlyTypes);
 
