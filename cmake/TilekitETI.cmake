@@ -31,8 +31,10 @@ set(TILEKIT_ETI_CONVERSIONS "float:double;double:float;int32:float;float:half;ha
 # takes, TILEKIT_ETI_INSTANTIATE_<FAMILY>_<CATEGORY>(Space, Type). A family
 # that takes only some types of its categories lists them
 # (TILEKIT_ETI_<family>_WORDS): its pairs are config.hpp's TILEKIT_ETI_PAIRS_<FAMILY>.
-set(TILEKIT_ETI_FAMILIES transpose permute reduce cmm study study_reduce)
-set(TILEKIT_ETI_transpose_CATEGORIES INTEGER FLOATING COMPLEX MOVE)
+# The transposes are pure moves: their engines are compiled once per element
+# size (tilekit_eti_move_word below), not per type, as config.hpp's
+# TILEKIT_ETI_PAIRS_TRANSPOSE lists them.
+set(TILEKIT_ETI_FAMILIES permute reduce cmm study study_reduce)
 set(TILEKIT_ETI_permute_CATEGORIES INTEGER FLOATING COMPLEX MOVE)
 set(TILEKIT_ETI_reduce_CATEGORIES INTEGER FLOATING)
 set(TILEKIT_ETI_cmm_CATEGORIES FLOATING)
@@ -101,6 +103,28 @@ function(tilekit_eti_type_word word out_type out_category out_guard)
   set(${out_guard} "${guard}" PARENT_SCOPE)
 endfunction()
 
+# word -> the word and C++ type of what its pure moves move (impl::move_t):
+# the unsigned integer of its size for 1, 2, 4 and 8 bytes, else the type
+# (cdouble). half and bhalf are float without 2-byte types (TILEKIT_HALF_TYPES).
+function(tilekit_eti_move_word word out_word out_type)
+  if(word MATCHES "^(u?int8|bool)$")
+    set(bytes 8)
+  elseif(word MATCHES "^(u?int16)$" OR (word MATCHES "half$" AND TILEKIT_HALF_TYPES))
+    set(bytes 16)
+  elseif(word MATCHES "^(float|u?int32|b?half)$")
+    set(bytes 32)
+  elseif(word MATCHES "^(double|u?int64|cfloat)$")
+    set(bytes 64)
+  else()
+    tilekit_eti_type_word("${word}" t category guard)
+    set(${out_word} "${word}" PARENT_SCOPE)
+    set(${out_type} "${t}" PARENT_SCOPE)
+    return()
+  endif()
+  set(${out_word} "bits${bytes}" PARENT_SCOPE)
+  set(${out_type} "std::uint${bytes}_t" PARENT_SCOPE)
+endfunction()
+
 # The units: each family's (or a space's conversions') instantiations of one
 # space, TILEKIT_TYPES_PER_UNIT types or conversions a unit on a host space,
 # TILEKIT_TYPES_PER_GPU_UNIT on a GPU space (cmake/TilekitSpaces.cmake; 0: all
@@ -128,11 +152,27 @@ macro(_tilekit_eti_unit family group space key inst)
 endmacro()
 
 set(TILEKIT_ETI_SOURCES "")
-foreach(category INTEGER FLOATING COMPLEX MOVE CMM STUDY_REDUCE CONVERT)
+foreach(category INTEGER FLOATING COMPLEX MOVE CMM STUDY_REDUCE CONVERT TRANSPOSE)
   set(TILEKIT_ETI_PAIRS_${category} "")
 endforeach()
 if(TILEKIT_ETI)
   list(REMOVE_DUPLICATES TILEKIT_ETI_TYPES)
+  # The transposes' engines, once per space and element size of the types.
+  foreach(space IN LISTS TILEKIT_SPACE_LIST)
+    set(stype "${TILEKIT_SPACE_CXX_${space}}")
+    string(TOLOWER "${space}" sname)
+    set(moves "")
+    foreach(word IN LISTS TILEKIT_ETI_TYPES)
+      tilekit_eti_move_word("${word}" mword mtype)
+      if(mword IN_LIST moves)
+        continue()
+      endif()
+      list(APPEND moves "${mword}")
+      string(APPEND TILEKIT_ETI_PAIRS_TRANSPOSE " X(${stype}, ${mtype})")
+      _tilekit_eti_unit(transpose "transpose_${sname}" "${space}" "${mword}"
+                        "TILEKIT_ETI_INSTANTIATE_TRANSPOSE(${stype}, ${mtype})")
+    endforeach()
+  endforeach()
   # half and bhalf without a GPU backend (TILEKIT_HALF_TYPES OFF) are float:
   # their guarded instantiations expand to nothing (impl/common/eti.hpp) and
   # their units would compile Kokkos' headers for no kernel, so none is
@@ -203,7 +243,27 @@ if(TILEKIT_ETI)
   # Write the units (a unit's file is rewritten only when its text changes).
   foreach(group IN LISTS _eti_groups)
     tilekit_types_per_unit("${_eti_space_of_${group}}" n)
-    tilekit_chunk_keys(chunks "${n}" ${_eti_keys_${group}})
+    if(group MATCHES "^permute_[a-z0-9]+$")
+      # The plans of types of one size launch the same moves (impl::move_t):
+      # those types share a unit, which compiles the moves once.
+      set(sets "")
+      set(mwords "")
+      foreach(key IN LISTS _eti_keys_${group})
+        tilekit_eti_move_word("${key}" mword mtype)
+        if(NOT mword IN_LIST mwords)
+          list(APPEND mwords "${mword}")
+          set(_set_${mword} "${key}")
+        else()
+          string(APPEND _set_${mword} "+${key}")
+        endif()
+      endforeach()
+      foreach(mword IN LISTS mwords)
+        list(APPEND sets "${_set_${mword}}")
+      endforeach()
+      tilekit_chunk_sets(chunks "${n}" ${sets})
+    else()
+      tilekit_chunk_keys(chunks "${n}" ${_eti_keys_${group}})
+    endif()
     list(LENGTH chunks n_chunks)
     foreach(chunk IN LISTS chunks)
       tilekit_chunk_name(unit "${group}" "${chunk}" "${n_chunks}")
@@ -219,7 +279,7 @@ ${text}" @ONLY)
       list(APPEND TILEKIT_ETI_SOURCES "${PROJECT_BINARY_DIR}/eti/${unit}.cpp")
     endforeach()
   endforeach()
-  foreach(category INTEGER FLOATING COMPLEX MOVE CMM STUDY_REDUCE CONVERT)
+  foreach(category INTEGER FLOATING COMPLEX MOVE CMM STUDY_REDUCE CONVERT TRANSPOSE)
     string(STRIP "${TILEKIT_ETI_PAIRS_${category}}" TILEKIT_ETI_PAIRS_${category})
   endforeach()
   list(JOIN TILEKIT_ETI_TYPES " " TILEKIT_ETI_TYPES_STRING)

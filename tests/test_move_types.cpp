@@ -4,9 +4,11 @@
 // windows, starts off the packed units' alignment), the transpose and the
 // in-place transposes. uint8 and uint16 are the library's compiled kernels
 // of their sizes (TILEKIT_ETI_TYPES' default); bool, a type the library does
-// not hold, is the one case of the header-only path: int8, int16, uint32 and
-// uint64 instantiate the same templates from the headers as bool does, and
-// the matrix of them all compiled those kernels five times over for one path.
+// not hold, is the one case of the header-only permute plan: int8, int16,
+// uint32 and uint64 instantiate the same templates from the headers as bool
+// does, and the matrix of them all compiled those kernels five times over for
+// one path. (Their transposes, and bool's, run the library's engines of their
+// size: impl::move_t.)
 #include <tilekit/permute.hpp>
 #include <tilekit/transpose.hpp>
 
@@ -19,6 +21,19 @@
 
 namespace {
 using namespace tilekit::test;
+
+// The element each type's moves run on (impl::move_t): the unsigned integer
+// of its size where the type is aligned to its size, else the type itself.
+struct FloatPair {  // 8 bytes aligned to 4: a uint64_t load could be misaligned
+  float a, b;
+};
+static_assert(std::is_same_v<tilekit::impl::move_t<float>, std::uint32_t>);
+static_assert(std::is_same_v<tilekit::impl::move_t<std::int64_t>, std::uint64_t>);
+static_assert(std::is_same_v<tilekit::impl::move_t<Kokkos::complex<float>>, std::uint64_t>);
+static_assert(std::is_same_v<tilekit::impl::move_t<bool>, std::uint8_t>);
+static_assert(std::is_same_v<tilekit::impl::move_t<Kokkos::complex<double>>,
+                             Kokkos::complex<double>>);
+static_assert(std::is_same_v<tilekit::impl::move_t<FloatPair>, FloatPair>);
 
 using MoveOnlyTypes = tilekit::support::List<std::uint8_t, std::uint16_t, bool>;
 TILEKIT_TYPED_TEST_SUITE(MoveTypes, MoveOnlyTypes);

@@ -38,6 +38,8 @@
 /// ladder, tilekit::study: STUDY_REDUCE): the `extern
 /// template` declarations of each family's headers.
 /// TILEKIT_ETI_FOR_EACH_CONVERSION: X(Space, TIn, TOut), the converting permutes.
+/// TILEKIT_ETI_FOR_EACH_TRANSPOSE_PAIR: X(Space, Move), the transposes' engines,
+/// one per element size (impl::move_t: the bits of 1, 2, 4 or 8 bytes).
 #ifdef TILEKIT_ETI
 #define TILEKIT_ETI_FOR_EACH_INTEGER_PAIR(X) TILEKIT_ETI_PAIRS_INTEGER(X)
 #define TILEKIT_ETI_FOR_EACH_FLOATING_PAIR(X) TILEKIT_ETI_PAIRS_FLOATING(X)
@@ -46,6 +48,7 @@
 #define TILEKIT_ETI_FOR_EACH_CMM_PAIR(X) TILEKIT_ETI_PAIRS_CMM(X)
 #define TILEKIT_ETI_FOR_EACH_STUDY_REDUCE_PAIR(X) TILEKIT_ETI_PAIRS_STUDY_REDUCE(X)
 #define TILEKIT_ETI_FOR_EACH_CONVERSION(X) TILEKIT_ETI_PAIRS_CONVERT(X)
+#define TILEKIT_ETI_FOR_EACH_TRANSPOSE_PAIR(X) TILEKIT_ETI_PAIRS_TRANSPOSE(X)
 #else
 #define TILEKIT_ETI_FOR_EACH_INTEGER_PAIR(X)
 #define TILEKIT_ETI_FOR_EACH_FLOATING_PAIR(X)
@@ -54,6 +57,7 @@
 #define TILEKIT_ETI_FOR_EACH_CMM_PAIR(X)
 #define TILEKIT_ETI_FOR_EACH_STUDY_REDUCE_PAIR(X)
 #define TILEKIT_ETI_FOR_EACH_CONVERSION(X)
+#define TILEKIT_ETI_FOR_EACH_TRANSPOSE_PAIR(X)
 #endif
 /// REAL: the reductions' types (integer and floating). PAIR: every pair, the
 /// moves' (transposes, permutes), the move-only types (MOVE) among them.

@@ -49,6 +49,19 @@ template <> struct bits_of<4> { using type = std::uint32_t; };
 template <> struct bits_of<8> { using type = std::uint64_t; };
 template <int B> using bits_t = typename bits_of<B>::type;
 
+/// The element a pure move of T runs the kernels of: the unsigned integer of
+/// its size where T is trivially copyable, 1, 2, 4 or 8 bytes and aligned to
+/// its size (so every such type, float and int32 say, shares one compiled
+/// kernel: the moves keep every bit), else T itself.
+template <class T>
+constexpr bool moves_as_bits_v = std::is_trivially_copyable_v<T> &&
+                                 (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 ||
+                                  sizeof(T) == 8) &&
+                                 alignof(T) == sizeof(T);
+template <class T, bool = moves_as_bits_v<T>> struct move_of { using type = T; };
+template <class T> struct move_of<T, true> { using type = bits_t<sizeof(T)>; };
+template <class T> using move_t = typename move_of<T>::type;
+
 /// Scratch tile: rows x ld elements, ld = tile edge + padding.
 template <class T, class Exec>
 using ScratchTile = Kokkos::View<T**, Kokkos::LayoutRight, typename Exec::scratch_memory_space,

@@ -234,6 +234,11 @@ class PermutePlan {
   using Bits = impl::bits_t<(PW > 1 ? sizeof(T) : 1)>;  ///< an element's
   using Unit = impl::bits_t<(PW > 1 ? PW * sizeof(T) : 1)>;  ///< PW elements'
   using PackRows = impl::PermuteRows<ExecSpace, Unit, N, impl::StoreMove<Unit>>;
+  /// The element the tiled, naive and transpose methods' moves (alpha == 1,
+  /// beta == 0 of one type) take: the bits of T where it has them
+  /// (impl::move_t), so the plans of every type of one size launch the same
+  /// kernels, compiled once per unit. (The rows method moves T.)
+  using Move = std::conditional_t<plain, impl::move_t<T>, T>;
   /// The tiled kernel's host path (PermuteTiled): its scratch laid out transposed.
   static constexpr bool host_path = impl::micro_edge<ExecSpace, T>() > 0;
   /// Pure moves of 2-D transpositions run the 2-D engine (PermuteMethod::transpose).
@@ -370,6 +375,16 @@ class PermutePlan {
 
   void launch(const T* in, TOut* out, const S& alpha, const S& beta) const;
 
+  /// fn(in, out, store) for a launch of store st: a move of one type as its
+  /// bits (Move, StoreMove<Move>), any other store on T and TOut as given.
+  template <class Store, class Fn>
+  static void moving(const T* in, TOut* out, const Store& st, const Fn& fn) {
+    if constexpr (plain && std::is_same_v<Store, impl::StoreMove<T>>)
+      fn(reinterpret_cast<const Move*>(in), reinterpret_cast<Move*>(out), impl::StoreMove<Move>{});
+    else
+      fn(in, out, st);
+  }
+
   /// Whether execute() moves units of PW elements: the plan's rows allow it
   /// and both views start on a unit.
   bool packs(const T* in, const TOut* out) const {
@@ -406,7 +421,7 @@ class PermutePlan {
   std::string kernel_;        ///< label of the kernel execute() launches
   Kokkos::TeamPolicy<ExecSpace> policy_{};
   Kokkos::View<index_t*, Mem> tables_;
-  std::optional<impl::MatrixTranspose<ExecSpace, T>> transpose_;  ///< the transpose method's
+  std::optional<impl::MatrixTranspose<ExecSpace, Move>> transpose_;  ///< the transpose method's
   impl::InterleaveGeom interleave_{};  ///< the interleave method's (t = 0: none)
   std::string interleave_kernel_;      ///< its kernel's label
 };

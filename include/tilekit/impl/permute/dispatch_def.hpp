@@ -183,8 +183,9 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::plan_transpose(const T* in, con
     if (d.c >= 0) batch = {fused_.n[d.c], fused_.si[d.c], fused_.so[d.c]};
     const impl::TransposeGeom g =
         impl::transpose_geom(fused_.n[d.b], fused_.n[d.a], fused_.si[d.b], 1, fused_.so[d.a], 1);
-    transpose_.emplace(exec_, g, batch, /*padded=*/true, opts_, opts_.label + "_transpose", in,
-                       const_cast<TOut*>(out));
+    transpose_.emplace(exec_, g, batch, /*padded=*/true, opts_, opts_.label + "_transpose",
+                       reinterpret_cast<const Move*>(in),
+                       reinterpret_cast<Move*>(const_cast<TOut*>(out)));
     method_ = PermuteMethod::transpose;
   }
 }
@@ -229,6 +230,7 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch(const T* in, TOut* out, 
             return;
           }
         }
+        // (on T: its moves ran slower as bits on a GPU, docs/building.md)
         using F = impl::PermuteRows<ExecSpace, T, N, decltype(st)>;
         Kokkos::parallel_for(kernel_, policy_, F{in, out, rows_, st});
       });
@@ -236,7 +238,8 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch(const T* in, TOut* out, 
     case PermuteMethod::transpose:
       if constexpr (by_transpose) {
         if (alpha == S(1) && beta == S(0)) {
-          transpose_->execute(in, out);  // the views were checked by execute()
+          // (the views were checked by execute())
+          transpose_->execute(reinterpret_cast<const Move*>(in), reinterpret_cast<Move*>(out));
           return;
         }
       }
@@ -266,15 +269,6 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch(const T* in, TOut* out, 
       [[fallthrough]];  // scaled stores, unaligned views: the tiled boxes
     case PermuteMethod::tiled:
       impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
-        auto run = [&](auto f) {
-          f.in = in;
-          f.out = out;
-          f.store = st;
-          if (tiled_.skew > 1)
-            f.L.phase = static_cast<std::int16_t>(
-                reinterpret_cast<std::uintptr_t>(out) / sizeof(TOut) % tiled_.skew);
-          Kokkos::parallel_for(kernel_, policy_, f);
-        };
         if constexpr (PW > 1 && std::is_same_v<decltype(st), impl::StoreMove<T>>) {
           if (packs(in, out))
             return with_tiled<impl::StoreMove<Bits>, PW, Bits>([&](auto f) {
@@ -283,15 +277,29 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch(const T* in, TOut* out, 
               Kokkos::parallel_for(kernel_, policy_pack_, f);
             });
         }
-        with_tiled<decltype(st)>(run);
+        moving(in, out, st, [&](auto i, auto o, auto s) {
+          using V = std::remove_cv_t<std::remove_pointer_t<decltype(i)>>;
+          with_tiled<decltype(s), 1, V>([&](auto f) {
+            f.in = i;
+            f.out = o;
+            f.store = s;
+            if (tiled_.skew > 1)
+              f.L.phase = static_cast<std::int16_t>(
+                  reinterpret_cast<std::uintptr_t>(out) / sizeof(TOut) % tiled_.skew);
+            Kokkos::parallel_for(kernel_, policy_, f);
+          });
+        });
       });
       return;
     case PermuteMethod::naive:
       impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
-        Kokkos::parallel_for(
-            kernel_,
-            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, shape_.size()),
-            impl::PermuteNaive<T, decltype(st)>{in, out, naive_out_, st, naive_in_});
+        moving(in, out, st, [&](auto i, auto o, auto s) {
+          using V = std::remove_cv_t<std::remove_pointer_t<decltype(i)>>;
+          Kokkos::parallel_for(
+              kernel_,
+              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, shape_.size()),
+              impl::PermuteNaive<V, decltype(s)>{i, o, naive_out_, s, naive_in_});
+        });
       });
       return;
   }

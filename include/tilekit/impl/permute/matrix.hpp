@@ -138,5 +138,5 @@ class MatrixTranspose {
 // The library's compiled pairs (impl/common/eti.hpp; cmake/TilekitETI.cmake).
 #define TILEKIT_ETI_MATRIX_TRANSPOSE(E, T) \
   extern template class tilekit::impl::MatrixTranspose<E, T>;
-TILEKIT_ETI_FOR_EACH_PAIR(TILEKIT_ETI_MATRIX_TRANSPOSE)
+TILEKIT_ETI_FOR_EACH_TRANSPOSE_PAIR(TILEKIT_ETI_MATRIX_TRANSPOSE)
 #undef TILEKIT_ETI_MATRIX_TRANSPOSE

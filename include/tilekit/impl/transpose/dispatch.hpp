@@ -77,7 +77,7 @@ class InplaceTransposePlan {
     if (opts_.workspace < -1) detail::fail(opts_.label, "workspace must be -1 or a byte count");
     if (variant_ == InplaceVariant::decomposed) {
       rect_.emplace(exec_, R, C, opts_.label,
-                    typename impl::RectInplaceTranspose<ExecSpace, T>::Overrides{
+                    typename impl::RectInplaceTranspose<ExecSpace, Move>::Overrides{
                         opts_.line_scratch, opts_.slots, opts_.tile, opts_.team_rows});
       return;
     }
@@ -101,9 +101,9 @@ class InplaceTransposePlan {
   template <class View>
   void execute(const View& a) const {
     check(a);
-    if (rect_) rect_->execute(a.data());
+    if (rect_) rect_->execute(moved(a.data()));
     else if (blocks_) blocks_->execute(a.data());
-    else launch(a.data(), false);
+    else launch(moved(a.data()), false);
   }
 
   InplaceVariant variant() const { return variant_; }
@@ -125,10 +125,15 @@ class InplaceTransposePlan {
     impl::check_inplace<ExecSpace, T>(opts_.label, a, rows_, cols_);
   }
 
-  void launch(T* a, bool dry_run) const {
+  /// The square and decomposed engines move the elements' bits
+  /// (impl::move_t): one compiled engine serves every type of T's size.
+  using Move = impl::move_t<T>;
+  static Move* moved(T* p) { return reinterpret_cast<Move*>(p); }
+
+  void launch(Move* a, bool dry_run) const {
     const auto n = static_cast<impl::index_t>(rows_);
-    impl::launch_inplace_blocked<ExecSpace, T>(opts_.label, exec_, config_, a, n, n, 1, 1,
-                                               dry_run);
+    impl::launch_inplace_blocked<ExecSpace, Move>(opts_.label, exec_, config_, a, n, n, 1, 1,
+                                                  dry_run);
   }
 
   ExecSpace exec_;
@@ -136,7 +141,7 @@ class InplaceTransposePlan {
   TransposeOptions opts_;
   std::size_t rows_, cols_;
   backends::TileConfig config_{};
-  std::optional<impl::RectInplaceTranspose<ExecSpace, T>> rect_;
+  std::optional<impl::RectInplaceTranspose<ExecSpace, Move>> rect_;
   std::optional<impl::RectBlockedTranspose<ExecSpace, T>> blocks_;
 };
 

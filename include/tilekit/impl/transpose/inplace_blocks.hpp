@@ -42,7 +42,9 @@ void launch_inplace_blocked(const std::string& label, const ExecSpace& exec,
                             index_t blocks_p, index_t blocks_q, bool dry_run);
 
 /// The rectangular transpose by square blocks (above) of a rows x cols
-/// row-major matrix, rows != cols, whose gcd g is at least min_edge.
+/// row-major matrix, rows != cols, whose gcd g is at least min_edge. Its
+/// kernels move bits (the pair swap of impl::move_t<T>, the shuffle's plans'
+/// moves); the class itself is host code per type.
 /// Workspace: rows * cols / g * w elements, w the columns of a shuffle batch.
 template <class ExecSpace, class T>
 class RectBlockedTranspose {
@@ -107,12 +109,16 @@ class RectBlockedTranspose {
 
 }  // namespace tilekit::impl
 
-// The library's compiled pairs (impl/common/eti.hpp; cmake/TilekitETI.cmake).
+// The library's compiled instances (impl/common/eti.hpp; cmake/TilekitETI.cmake):
+// the pair swap per element size (the transposes' engines), the blocked
+// rectangular plan per type, with the permute plans of its shuffle.
 #define TILEKIT_ETI_INPLACE_BLOCKS(E, T)                                                       \
   extern template void tilekit::impl::launch_inplace_blocked<E, T>(                           \
       const std::string&, const E&, const tilekit::backends::TileConfig&, T*,                 \
       tilekit::impl::index_t, tilekit::impl::index_t, tilekit::impl::index_t,                 \
-      tilekit::impl::index_t, bool);                                                          \
-  extern template class tilekit::impl::RectBlockedTranspose<E, T>;
-TILEKIT_ETI_FOR_EACH_PAIR(TILEKIT_ETI_INPLACE_BLOCKS)
+      tilekit::impl::index_t, bool);
+TILEKIT_ETI_FOR_EACH_TRANSPOSE_PAIR(TILEKIT_ETI_INPLACE_BLOCKS)
 #undef TILEKIT_ETI_INPLACE_BLOCKS
+#define TILEKIT_ETI_RECT_BLOCKED(E, T) extern template class tilekit::impl::RectBlockedTranspose<E, T>;
+TILEKIT_ETI_FOR_EACH_PAIR(TILEKIT_ETI_RECT_BLOCKED)
+#undef TILEKIT_ETI_RECT_BLOCKED

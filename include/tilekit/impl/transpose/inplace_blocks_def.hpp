@@ -67,14 +67,16 @@ RectBlockedTranspose<ExecSpace, T>::RectBlockedTranspose(const ExecSpace& exec, 
   po.tiles_per_team = cfg.shuffle_tiles_per_team;
   full_.emplace(make_pass(a, width_, po));
   if (const index_t rest = g_ % width_; rest > 0) rest_.emplace(make_pass(a, rest, po));
-  launch_inplace_blocked<ExecSpace, T>(label_, exec_, square_, a, g_, cols_, rows_ / g_,
-                                       cols_ / g_, true);
+  launch_inplace_blocked<ExecSpace, move_t<T>>(label_, exec_, square_,
+                                               reinterpret_cast<move_t<T>*>(a), g_, cols_,
+                                               rows_ / g_, cols_ / g_, true);
 }
 
 template <class ExecSpace, class T>
 void RectBlockedTranspose<ExecSpace, T>::execute(T* a) const {
-  launch_inplace_blocked<ExecSpace, T>(label_, exec_, square_, a, g_, cols_, rows_ / g_,
-                                       cols_ / g_, false);
+  launch_inplace_blocked<ExecSpace, move_t<T>>(label_, exec_, square_,
+                                               reinterpret_cast<move_t<T>*>(a), g_, cols_,
+                                               rows_ / g_, cols_ / g_, false);
   for (index_t a0 = 0; a0 < g_; a0 += width_) {
     const Pass& p = a0 + width_ <= g_ ? *full_ : *rest_;
     p.gather.execute(source(a + a0, p.width), buffer(p.width));

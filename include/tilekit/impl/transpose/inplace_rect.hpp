@@ -84,5 +84,5 @@ class RectInplaceTranspose {
 // The library's compiled pairs (impl/common/eti.hpp; cmake/TilekitETI.cmake).
 #define TILEKIT_ETI_RECT_INPLACE(E, T) \
   extern template class tilekit::impl::RectInplaceTranspose<E, T>;
-TILEKIT_ETI_FOR_EACH_PAIR(TILEKIT_ETI_RECT_INPLACE)
+TILEKIT_ETI_FOR_EACH_TRANSPOSE_PAIR(TILEKIT_ETI_RECT_INPLACE)
 #undef TILEKIT_ETI_RECT_INPLACE

@@ -105,15 +105,16 @@ class TransposePlan {
                 TransposeOptions opts = {})
       : variant_(variant), opts_(std::move(opts)), rows_(in.extent(0)), cols_(in.extent(1)) {
     check(in, out);
-    matrix_ = impl::MatrixTranspose<ExecSpace, T>(
+    matrix_ = impl::MatrixTranspose<ExecSpace, Move>(
         exec, impl::transpose_geom(in, out), impl::TransposeBatch{},
-        variant_ == TransposeVariant::tiled_padded, opts_, opts_.label, in.data(), out.data());
+        variant_ == TransposeVariant::tiled_padded, opts_, opts_.label, moved(in.data()),
+        moved(out.data()));
   }
 
   template <class InView, class OutView>
   void execute(const InView& in, const OutView& out) const {
     check(in, out);
-    matrix_.execute(impl::transpose_geom(in, out), in.data(), out.data());
+    matrix_.execute(impl::transpose_geom(in, out), moved(in.data()), moved(out.data()));
   }
 
   TransposeVariant variant() const { return variant_; }
@@ -140,10 +141,16 @@ class TransposePlan {
     impl::check_transpose<ExecSpace, T>(opts_.label, in, out, rows_, cols_);
   }
 
+  /// The engine moves the elements' bits (impl::move_t): one compiled engine
+  /// serves every type of T's size.
+  using Move = impl::move_t<T>;
+  static const Move* moved(const T* p) { return reinterpret_cast<const Move*>(p); }
+  static Move* moved(T* p) { return reinterpret_cast<Move*>(p); }
+
   TransposeVariant variant_;
   TransposeOptions opts_;
   std::size_t rows_, cols_;
-  impl::MatrixTranspose<ExecSpace, T> matrix_;
+  impl::MatrixTranspose<ExecSpace, Move> matrix_;
 };
 
 template <class E, class I, class O>
