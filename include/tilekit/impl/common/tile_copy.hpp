@@ -61,6 +61,13 @@ constexpr bool moves_as_bits_v = std::is_trivially_copyable_v<T> &&
 template <class T, bool = moves_as_bits_v<T>> struct move_of { using type = T; };
 template <class T> struct move_of<T, true> { using type = bits_t<sizeof(T)>; };
 template <class T> using move_t = typename move_of<T>::type;
+/// p as the elements its moves run on (move_t).
+template <class T>
+KOKKOS_INLINE_FUNCTION auto as_moves(T* p) {
+  using M = std::conditional_t<std::is_const_v<T>, const move_t<std::remove_const_t<T>>,
+                               move_t<std::remove_const_t<T>>>;
+  return reinterpret_cast<M*>(p);
+}
 
 /// Scratch tile: rows x ld elements, ld = tile edge + padding.
 template <class T, class Exec>

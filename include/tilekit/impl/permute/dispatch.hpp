@@ -238,7 +238,7 @@ class PermutePlan {
   /// beta == 0 of one type) take: the bits of T where it has them
   /// (impl::move_t), so the plans of every type of one size launch the same
   /// kernels, compiled once per unit. (The rows method moves T.)
-  using Move = std::conditional_t<plain, impl::move_t<T>, T>;
+  using Move = impl::move_t<T>;
   /// The tiled kernel's host path (PermuteTiled): its scratch laid out transposed.
   static constexpr bool host_path = impl::micro_edge<ExecSpace, T>() > 0;
   /// Pure moves of 2-D transpositions run the 2-D engine (PermuteMethod::transpose).
@@ -380,7 +380,7 @@ class PermutePlan {
   template <class Store, class Fn>
   static void moving(const T* in, TOut* out, const Store& st, const Fn& fn) {
     if constexpr (plain && std::is_same_v<Store, impl::StoreMove<T>>)
-      fn(reinterpret_cast<const Move*>(in), reinterpret_cast<Move*>(out), impl::StoreMove<Move>{});
+      fn(impl::as_moves(in), impl::as_moves(out), impl::StoreMove<Move>{});
     else
       fn(in, out, st);
   }

@@ -184,8 +184,7 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::plan_transpose(const T* in, con
     const impl::TransposeGeom g =
         impl::transpose_geom(fused_.n[d.b], fused_.n[d.a], fused_.si[d.b], 1, fused_.so[d.a], 1);
     transpose_.emplace(exec_, g, batch, /*padded=*/true, opts_, opts_.label + "_transpose",
-                       reinterpret_cast<const Move*>(in),
-                       reinterpret_cast<Move*>(const_cast<TOut*>(out)));
+                       impl::as_moves(in), impl::as_moves(const_cast<TOut*>(out)));
     method_ = PermuteMethod::transpose;
   }
 }
@@ -239,7 +238,7 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch(const T* in, TOut* out, 
       if constexpr (by_transpose) {
         if (alpha == S(1) && beta == S(0)) {
           // (the views were checked by execute())
-          transpose_->execute(reinterpret_cast<const Move*>(in), reinterpret_cast<Move*>(out));
+          transpose_->execute(impl::as_moves(in), impl::as_moves(out));
           return;
         }
       }

@@ -13,6 +13,9 @@
 /// plan (RectBlockedTranspose), host code per type around the permute's
 /// plans, is compiled with those (permute/definitions.hpp).
 #define TILEKIT_ETI_INSTANTIATE_TRANSPOSE(E, T)                                         \
+  static_assert(std::is_same_v<T, tilekit::impl::move_t<T>>,                            \
+                "TILEKIT_ETI_PAIRS_TRANSPOSE lists an element that is not its own "     \
+                "move_t (cmake/TilekitETI.cmake, tilekit_eti_move_word)");              \
   template class tilekit::impl::MatrixTranspose<E, T>;                                  \
   template class tilekit::impl::RectInplaceTranspose<E, T>;                             \
   template void tilekit::impl::launch_inplace_blocked<E, T>(                            \

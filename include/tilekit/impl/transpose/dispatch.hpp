@@ -101,9 +101,9 @@ class InplaceTransposePlan {
   template <class View>
   void execute(const View& a) const {
     check(a);
-    if (rect_) rect_->execute(moved(a.data()));
+    if (rect_) rect_->execute(impl::as_moves(a.data()));
     else if (blocks_) blocks_->execute(a.data());
-    else launch(moved(a.data()), false);
+    else launch(impl::as_moves(a.data()), false);
   }
 
   InplaceVariant variant() const { return variant_; }
@@ -128,7 +128,6 @@ class InplaceTransposePlan {
   /// The square and decomposed engines move the elements' bits
   /// (impl::move_t): one compiled engine serves every type of T's size.
   using Move = impl::move_t<T>;
-  static Move* moved(T* p) { return reinterpret_cast<Move*>(p); }
 
   void launch(Move* a, bool dry_run) const {
     const auto n = static_cast<impl::index_t>(rows_);

@@ -68,14 +68,14 @@ RectBlockedTranspose<ExecSpace, T>::RectBlockedTranspose(const ExecSpace& exec, 
   full_.emplace(make_pass(a, width_, po));
   if (const index_t rest = g_ % width_; rest > 0) rest_.emplace(make_pass(a, rest, po));
   launch_inplace_blocked<ExecSpace, move_t<T>>(label_, exec_, square_,
-                                               reinterpret_cast<move_t<T>*>(a), g_, cols_,
+                                               as_moves(a), g_, cols_,
                                                rows_ / g_, cols_ / g_, true);
 }
 
 template <class ExecSpace, class T>
 void RectBlockedTranspose<ExecSpace, T>::execute(T* a) const {
   launch_inplace_blocked<ExecSpace, move_t<T>>(label_, exec_, square_,
-                                               reinterpret_cast<move_t<T>*>(a), g_, cols_,
+                                               as_moves(a), g_, cols_,
                                                rows_ / g_, cols_ / g_, false);
   for (index_t a0 = 0; a0 < g_; a0 += width_) {
     const Pass& p = a0 + width_ <= g_ ? *full_ : *rest_;

@@ -107,14 +107,15 @@ class TransposePlan {
     check(in, out);
     matrix_ = impl::MatrixTranspose<ExecSpace, Move>(
         exec, impl::transpose_geom(in, out), impl::TransposeBatch{},
-        variant_ == TransposeVariant::tiled_padded, opts_, opts_.label, moved(in.data()),
-        moved(out.data()));
+        variant_ == TransposeVariant::tiled_padded, opts_, opts_.label, impl::as_moves(in.data()),
+        impl::as_moves(out.data()));
   }
 
   template <class InView, class OutView>
   void execute(const InView& in, const OutView& out) const {
     check(in, out);
-    matrix_.execute(impl::transpose_geom(in, out), moved(in.data()), moved(out.data()));
+    matrix_.execute(impl::transpose_geom(in, out), impl::as_moves(in.data()),
+                    impl::as_moves(out.data()));
   }
 
   TransposeVariant variant() const { return variant_; }
@@ -144,8 +145,6 @@ class TransposePlan {
   /// The engine moves the elements' bits (impl::move_t): one compiled engine
   /// serves every type of T's size.
   using Move = impl::move_t<T>;
-  static const Move* moved(const T* p) { return reinterpret_cast<const Move*>(p); }
-  static Move* moved(T* p) { return reinterpret_cast<Move*>(p); }
 
   TransposeVariant variant_;
   TransposeOptions opts_;
