@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iostream>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "error_message.hpp"
+#include "permutations.hpp"
 #include "permute_reference.hpp"
 #include "test_helpers.hpp"
 #include "variants.hpp"
@@ -259,6 +261,44 @@ TYPED_TEST(Permute, HostPathTableBoxesStreamed) {
     check({8200, 17, 63}, {0, 2, 1}, Kokkos::View<T***, Kokkos::LayoutRight, Mem>("a", 8200, 17, 63),
           Kokkos::View<T***, Kokkos::LayoutRight, Mem>("b", 8200, 63, 17), false);
   }
+}
+
+/// Scaled stores of a load_table box (load offsets from tables, store
+/// offsets computed) run the tables kernel on the box's tables, which hold
+/// every map (PermutePlan::with_tiled): each rank-4 permutation of odd shapes
+/// whose plan has such a box, both layouts, with alpha alone and with alpha
+/// and beta, every element checked; at least one such box on every space.
+TYPED_TEST(Permute, ScaledStoresOfLoadTableBoxes) {
+  TILEKIT_CASE_TYPES(E, T);
+  using Mem = typename E::memory_space;
+  int found = 0;
+  for (const Extents& ext : {Extents{5, 7, 33, 65}, Extents{3, 65, 9, 31}, Extents{66, 3, 5, 67}}) {
+    const index_t n = volume(ext);
+    Kokkos::View<T*, Mem> a("a", n), b("b", n);
+    for (const Perm& perm : all_perms(4))
+      for (bool left : {false, true}) {
+        Extents oext(4);
+        for (int k = 0; k < 4; ++k) oext[k] = ext[perm[k]];
+        bool load_table = false;
+        tilekit::support::with_layout(left, [&](auto layout) {
+          using L = decltype(layout);
+          const tilekit::PermutePlan plan(E(), tilekit::support::view_of<4, L, Mem>(a.data(), ext),
+                                          tilekit::support::view_of<4, L, Mem>(b.data(), oext),
+                                          perm);
+          load_table = plan.method() == tilekit::PermuteMethod::tiled &&
+                       plan.tiled_layout().kind == tilekit::impl::BoxKind::load_table;
+        });
+        if (!load_table) continue;
+        ++found;
+        const std::string d = describe(ext, perm, PermuteVariant::fused, left);
+        EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, Scalars{2, 0})), 0)
+            << d << ", alpha 2";
+        EXPECT_EQ((run_one<E, T>(ext, perm, PermuteVariant::fused, left, Scalars{2, -1})), 0)
+            << d << ", alpha 2, beta -1";
+      }
+  }
+  std::cout << E::name() << ": " << found << " load_table boxes\n";
+  EXPECT_GT(found, 0) << "no case has a load_table box: choose other shapes";
 }
 
 /// On hosts the default tile is halved, down to the rows method's edge, until
