@@ -263,11 +263,10 @@ TYPED_TEST(Permute, HostPathTableBoxesStreamed) {
   }
 }
 
-/// Scaled stores of a load_table box (load offsets from tables, store
-/// offsets computed) run the tables kernel on the box's tables, which hold
-/// every map (PermutePlan::with_tiled): each rank-4 permutation of odd shapes
-/// whose plan has such a box, both layouts, with alpha alone and with alpha
-/// and beta, every element checked; at least one such box on every space.
+/// Scaled stores of load_table boxes (load offsets from tables, store
+/// offsets computed): each rank-4 permutation of odd shapes whose plan has
+/// such a box, both layouts, with alpha alone and with alpha and beta, every
+/// element checked; at least one such box on every space.
 TYPED_TEST(Permute, ScaledStoresOfLoadTableBoxes) {
   TILEKIT_CASE_TYPES(E, T);
   using Mem = typename E::memory_space;

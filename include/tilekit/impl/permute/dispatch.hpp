@@ -374,9 +374,6 @@ class PermutePlan {
   void prepare_naive(const impl::PermuteShape& f);
 
   void launch(const T* in, TOut* out, const S& alpha, const S& beta) const;
-  /// The naive kernel of store st on V elements (T, or their bits).
-  template <class V, class Store>
-  void launch_naive(const V* in, typename Store::out_type* out, const Store& st) const;
 
   /// fn(in, out, store) for a launch of store st: a move of one type as its
   /// bits (Move, StoreMove<Move>), any other store on T and TOut as given.
@@ -397,22 +394,9 @@ class PermutePlan {
   }
 
   /// Calls fn(f) with the tiled kernel of V elements (T, or their bits in
-  /// units of W) for the plan's kind of box, its views not yet set. A
-  /// scaling store (impl::scales_v) runs a load_table box with the tables
-  /// kernel: that box's tables hold every map (TiledLayout::table_size), so
-  /// its scaled stores need no kernel of their own (two fewer per plan to
-  /// compile; the moves, which most calls are, keep the load_table kernel).
-  /// It launches with policy_scaled_ (its tables take more team scratch).
+  /// units of W) for the plan's kind of box, its views not yet set.
   template <class Store, int W = 1, class V = T, class Fn>
   void with_tiled(const Fn& fn) const;
-  /// Whether a tiled launch of store Store runs the tables kernel on a
-  /// load_table box (with_tiled).
-  template <class Store>
-  bool scaled_by_tables() const {
-    return impl::scales_v<Store> && tiled_.kind == impl::BoxKind::load_table;
-  }
-  /// The input-index maps of the naive kernel for problem f.
-  void naive_maps(const impl::PermuteShape& f);
 
   ExecSpace exec_;
   PermuteVariant variant_;
@@ -436,12 +420,6 @@ class PermutePlan {
   impl::Digits naive_in_{};   ///< naive: input index -> input offset (none: contiguous)
   std::string kernel_;        ///< label of the kernel execute() launches
   Kokkos::TeamPolicy<ExecSpace> policy_{};
-  /// Scaled stores of a load_table box: the tables kernel's launch
-  /// (with_tiled), or, where its tables do not fit the team's scratch beside
-  /// the tile (a caller's tile at the limit), none: those stores then run
-  /// the naive kernel (naive_maps of the fused problem).
-  Kokkos::TeamPolicy<ExecSpace> policy_scaled_{};
-  bool scaled_naive_ = false;
   Kokkos::View<index_t*, Mem> tables_;
   std::optional<impl::MatrixTranspose<ExecSpace, Move>> transpose_;  ///< the transpose method's
   impl::InterleaveGeom interleave_{};  ///< the interleave method's (t = 0: none)

@@ -149,28 +149,11 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::prepare() {
   }
   tiled_ = tiling.layout;
   packed_ = PW > 1 && impl::pack_tiles(tiling, PW);
-  auto set_policy = [&](auto f, Kokkos::TeamPolicy<ExecSpace>& p) {
-    p = impl::team_policy(w, exec_, f, league(tiled_.ntiles, tiled_config()), tiled_config(),
-                          decltype(f)::scratch_bytes(f.L), /*flat=*/true, level);
-  };
-  if (tiled_.kind != impl::BoxKind::load_table) {
-    with_tiled<decltype(st)>([&](auto f) { set_policy(f, policy_); });
-  } else {
-    // The moves' launch, checked against the move kernel they run (the
-    // scaled stores run another: with_tiled), and the scaled stores'.
-    moving(nullptr, nullptr, impl::StoreMove<T, TOut, conjugates>{}, [&](auto i, auto, auto s) {
-      using V = std::remove_cv_t<std::remove_pointer_t<decltype(i)>>;
-      with_tiled<decltype(s), 1, V>([&](auto f) { set_policy(f, policy_); });
-    });
-    with_tiled<decltype(st)>([&](auto f) {
-      if (decltype(f)::scratch_bytes(f.L) <= smax) {
-        set_policy(f, policy_scaled_);
-      } else {
-        scaled_naive_ = true;
-        naive_maps(fused_);
-      }
-    });
-  }
+  with_tiled<decltype(st)>([&](auto f) {
+    policy_ = impl::team_policy(w, exec_, f, league(tiled_.ntiles, tiled_config()),
+                                tiled_config(), decltype(f)::scratch_bytes(tiled_),
+                                /*flat=*/true, level);
+  });
   // Packed tiles hold 1 / PW the units: a team of 1 / PW the work items (a
   // caller's team is taken as given) stages as many registers each, so each
   // keeps as many loads in flight as the element kernel's.
@@ -226,11 +209,6 @@ template <class ExecSpace, class T, class TOut, bool Conjugate>
 void PermutePlan<ExecSpace, T, TOut, Conjugate>::prepare_naive(const impl::PermuteShape& f) {
   method_ = PermuteMethod::naive;
   kernel_ = opts_.label + "_naive";
-  naive_maps(f);
-}
-
-template <class ExecSpace, class T, class TOut, bool Conjugate>
-void PermutePlan<ExecSpace, T, TOut, Conjugate>::naive_maps(const impl::PermuteShape& f) {
   naive_out_ = {};
   naive_in_ = {};
   for (int d = f.rank - 1; d >= 0; --d) naive_out_.push(f.n[d], f.so[d]);
@@ -304,8 +282,6 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch(const T* in, TOut* out, 
         }
         moving(in, out, st, [&](auto i, auto o, auto s) {
           using V = std::remove_cv_t<std::remove_pointer_t<decltype(i)>>;
-          const bool by_tables = scaled_by_tables<decltype(s)>();
-          if (by_tables && scaled_naive_) return launch_naive(i, o, s);
           with_tiled<decltype(s), 1, V>([&](auto f) {
             f.in = i;
             f.out = o;
@@ -313,46 +289,37 @@ void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch(const T* in, TOut* out, 
             if (tiled_.skew > 1)
               f.L.phase = static_cast<std::int16_t>(
                   reinterpret_cast<std::uintptr_t>(out) / sizeof(TOut) % tiled_.skew);
-            Kokkos::parallel_for(kernel_, by_tables ? policy_scaled_ : policy_, f);
+            Kokkos::parallel_for(kernel_, policy_, f);
           });
         });
       });
       return;
     case PermuteMethod::naive:
       impl::with_store<T, TOut, conjugates>(alpha, beta, [&](auto st) {
-        moving(in, out, st, [&](auto i, auto o, auto s) { launch_naive(i, o, s); });
+        moving(in, out, st, [&](auto i, auto o, auto s) {
+          using V = std::remove_cv_t<std::remove_pointer_t<decltype(i)>>;
+          Kokkos::parallel_for(
+              kernel_,
+              Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, shape_.size()),
+              impl::PermuteNaive<V, decltype(s)>{i, o, naive_out_, s, naive_in_});
+        });
       });
       return;
   }
 }
 
 template <class ExecSpace, class T, class TOut, bool Conjugate>
-template <class V, class Store>
-void PermutePlan<ExecSpace, T, TOut, Conjugate>::launch_naive(const V* in,
-                                                             typename Store::out_type* out,
-                                                             const Store& st) const {
-  Kokkos::parallel_for(
-      kernel_, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec_, 0, shape_.size()),
-      impl::PermuteNaive<V, Store>{in, out, naive_out_, st, naive_in_});
-}
-
-template <class ExecSpace, class T, class TOut, bool Conjugate>
 template <class Store, int W, class V, class Fn>
 void PermutePlan<ExecSpace, T, TOut, Conjugate>::with_tiled(const Fn& fn) const {
   auto run = [&](auto kind) {
-    impl::TiledLayout L = tiled_;
-    L.kind = decltype(kind)::value;  // (a load_table box's, for a scaled store: tables)
     fn(impl::PermuteTiled<ExecSpace, V, K, N, Store, decltype(kind)::value, W>{
-        nullptr, nullptr, tables_.data(), L, {}});
+        nullptr, nullptr, tables_.data(), tiled_, {}});
   };
   using impl::BoxKind;
-  using Tables = std::integral_constant<BoxKind, BoxKind::tables>;
   switch (tiled_.kind) {
     case BoxKind::affine: return run(std::integral_constant<BoxKind, BoxKind::affine>{});
-    case BoxKind::load_table:
-      if constexpr (impl::scales_v<Store>) return run(Tables{});
-      else return run(std::integral_constant<BoxKind, BoxKind::load_table>{});
-    case BoxKind::tables: return run(Tables{});
+    case BoxKind::load_table: return run(std::integral_constant<BoxKind, BoxKind::load_table>{});
+    case BoxKind::tables: return run(std::integral_constant<BoxKind, BoxKind::tables>{});
   }
 }
 

@@ -61,12 +61,6 @@ struct StoreAxpby {
   }
 };
 
-/// Whether a store scales (alpha, beta): every store but the moves.
-template <class Store>
-inline constexpr bool scales_v = true;
-template <class T, class U, bool Conj>
-inline constexpr bool scales_v<StoreMove<T, U, Conj>> = false;
-
 /// Calls fn(store) with the store of T into U specialised for alpha and beta
 /// (Conj applies to complex T only: a real T compiles the plain stores).
 template <class T, class U = T, bool Conj = false, class Fn>
