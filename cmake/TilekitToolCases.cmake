@@ -5,10 +5,8 @@
 # subcommand's case function is declared in a header of its own
 # (<op>_case.hpp, with the macro that instantiates one case) and defined in
 # another (<op>_case_def.hpp); CMake generates the units that include the
-# definition and instantiate the cases, per space, TILEKIT_TYPES_PER_UNIT types
-# a unit on a host space and TILEKIT_TYPES_PER_GPU_UNIT on a GPU space, where
-# device code makes each case expensive (cmake/TilekitSpaces.cmake), and the
-# list of every case, which the subcommand's source (the command line)
+# definition and instantiate the cases, per space (units per space below),
+# and the list of every case, which the subcommand's source (the command line)
 # includes to declare them `extern` (TILEKIT_TOOL_CASES). They build in
 # parallel. The spaces are TILEKIT_SPACE_LIST (cmake/TilekitSpaces.cmake).
 #
@@ -31,6 +29,25 @@
 # bhalf (half and bhalf only where Kokkos has 2-byte types: GPU builds), or
 # pairs of the converting permute: <in>_to_<out> (T is
 # tilekit::tool::Convert<In, Out, false>) and <type>_conj (Convert<T, T, true>).
+
+# Units per space: on a host space TILEKIT_TYPES_PER_UNIT types a unit, as the
+# library's (cmake/TilekitSpaces.cmake); on a GPU space
+# TILEKIT_TOOL_TYPES_PER_GPU_UNIT, by default 0: one unit per subcommand with
+# all its types. The library's GPU units keep TILEKIT_TYPES_PER_GPU_UNIT
+# (cmake/TilekitETI.cmake): theirs are device code, most of each type's cost.
+# A case unit's kernels are the library's, which it only launches; of its own
+# it holds host code (at -O1 on a GPU space, below) and a few small kernels
+# (the fills, the copy baseline): a type adds little device code to a GPU
+# case unit, while nvcc's passes over the headers the unit includes cost as
+# much as several types and are paid once per unit. Fewer units then cost less
+# CPU, and a subcommand's unit of every type stays within the length of the
+# library's longest GPU units (the permutes' of several types), which set the
+# length of a parallel build.
+set(TILEKIT_TOOL_TYPES_PER_GPU_UNIT 0 CACHE STRING
+    "Types (or conversions) per generated case unit of the tool and the fuzz runner on a GPU space (0: all of a subcommand's in one)")
+if(NOT TILEKIT_TOOL_TYPES_PER_GPU_UNIT MATCHES "^[0-9]+$")
+  message(FATAL_ERROR "TILEKIT_TOOL_TYPES_PER_GPU_UNIT: '${TILEKIT_TOOL_TYPES_PER_GPU_UNIT}' is not a count")
+endif()
 
 # The types follow the library's (TILEKIT_ETI_TYPES, and TILEKIT_ETI_CONVERSIONS
 # for the converting pairs): a case of a type the library does not hold would
@@ -153,8 +170,12 @@ function(tilekit_tool_cases target source)
   set(gpu_units)
   foreach(space IN LISTS TILEKIT_SPACE_LIST)
     # The space's units: TILEKIT_TYPES_PER_UNIT types each on a host space,
-    # TILEKIT_TYPES_PER_GPU_UNIT on a GPU space (cmake/TilekitSpaces.cmake).
-    tilekit_types_per_unit(${space} n)
+    # TILEKIT_TOOL_TYPES_PER_GPU_UNIT on a GPU space (above).
+    if(space STREQUAL "CUDA")
+      set(n "${TILEKIT_TOOL_TYPES_PER_GPU_UNIT}")
+    else()
+      tilekit_types_per_unit(${space} n)
+    endif()
     tilekit_chunk_keys(groups "${n}" ${types})
     list(LENGTH groups n_groups)
     foreach(group IN LISTS groups)
