@@ -66,6 +66,9 @@ set(TILEKIT_SPACE_CXX_CUDA "Kokkos::Cuda")
 # takes a few minutes of nvcc, where units per type pay nvcc's two passes over
 # the headers once per type); on a GPU space TILEKIT_TYPES_PER_GPU_UNIT (3: one
 # device unit of all the permute's types would outlast the rest of the build).
+# The tool's and the fuzz runner's case units of a GPU space follow their own
+# count instead, TILEKIT_TOOL_TYPES_PER_GPU_UNIT (cmake/TilekitToolCases.cmake:
+# they launch the library's kernels, so most of their time is the headers).
 # TILEKIT_TOOL_TYPE_UNITS_CORES is the threshold's former name.
 cmake_host_system_information(RESULT _tilekit_build_cores QUERY NUMBER_OF_LOGICAL_CORES)
 set(_tilekit_type_units_default 8)

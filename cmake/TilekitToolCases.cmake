@@ -2,28 +2,52 @@
 # execution space and the value type. Compiled in one translation unit per
 # subcommand, the permute's (seven types x every space x every rank and
 # layout) takes longer under nvcc than a GPU build can wait. So each
-# cmd_<op>.cpp declares its cases `extern`, and CMake generates the units that
-# instantiate them, per space, TILEKIT_TYPES_PER_UNIT types a unit on a host
-# space and TILEKIT_TYPES_PER_GPU_UNIT on a GPU space, where device code makes
-# each case expensive (cmake/TilekitSpaces.cmake). They build in
-# parallel; the subcommand's own unit keeps only the command line. The spaces
-# are TILEKIT_SPACE_LIST (cmake/TilekitSpaces.cmake).
+# subcommand's case function is declared in a header of its own
+# (<op>_case.hpp, with the macro that instantiates one case) and defined in
+# another (<op>_case_def.hpp); CMake generates the units that include the
+# definition and instantiate the cases, per space (units per space below),
+# and the list of every case, which the subcommand's source (the command line)
+# includes to declare them `extern` (TILEKIT_TOOL_CASES). They build in
+# parallel. The spaces are TILEKIT_SPACE_LIST (cmake/TilekitSpaces.cmake).
 #
-#   tilekit_tool_cases(<target> <cmd_op.cpp> TYPES <dtype>... [NAMESPACE <ns>])
+#   tilekit_tool_cases(<target> <source> DEFINITION <op_case_def.hpp> CASE <macro>
+#                      TYPES <dtype>... [NAMESPACE <ns>])
 #
-# NAMESPACE: where the source's function lives (default tilekit::tool; each of
-# the tool's sources gives its own, e.g. tilekit::tool::transpose_cmd; the fuzz
-# runner's move_typed tilekit::fuzz).
+# <source>: the file that calls the cases (it gets TILEKIT_TOOL_CASES, the
+# path of the list, and includes it inside NAMESPACE). DEFINITION: the header
+# that defines the case function, the only file a case unit includes: it
+# includes what the case function needs (Kokkos, its family's headers, the
+# report and timing headers) and not the command line's (CLI11, the other
+# families), whose parse every case unit would pay again (under nvcc in a host
+# and a device pass) for nothing. CASE: the macro CASE(prefix, Exec, T) of the
+# case function's header, its explicit instantiation for one case (prefix
+# `extern`: the declaration); a pair of the converting permute holds commas,
+# so its macro is variadic. NAMESPACE: where the case function lives (default
+# tilekit::tool; each of the tool's sources gives its own, e.g.
+# tilekit::tool::transpose_cmd; the fuzz runner's move_typed tilekit::fuzz).
 # dtypes are the tool's names: int32 int64 float double cfloat cdouble half
 # bhalf (half and bhalf only where Kokkos has 2-byte types: GPU builds), or
 # pairs of the converting permute: <in>_to_<out> (T is
-# tilekit::tool::Convert<In, Out, false>) and <type>_conj (Convert<T, T, true>);
-# T then holds a comma, so such a source's TILEKIT_TOOL_CASE is variadic.
-# The source defines TILEKIT_TOOL_CASE(prefix, Exec, T), the explicit
-# instantiation of its function for one case, and includes TILEKIT_TOOL_CASES
-# (the generated list of every case) unless TILEKIT_TOOL_INSTANCES_TU is set;
-# then (its own unit, not a case unit) it undefines TILEKIT_TOOL_CASE at its
-# end: the tool's command-line sources compile as one unit (TILEKIT_TOOL_UNITY).
+# tilekit::tool::Convert<In, Out, false>) and <type>_conj (Convert<T, T, true>).
+
+# Units per space: on a host space TILEKIT_TYPES_PER_UNIT types a unit, as the
+# library's (cmake/TilekitSpaces.cmake); on a GPU space
+# TILEKIT_TOOL_TYPES_PER_GPU_UNIT, by default 0: one unit per subcommand with
+# all its types. The library's GPU units keep TILEKIT_TYPES_PER_GPU_UNIT
+# (cmake/TilekitETI.cmake): theirs are device code, most of each type's cost.
+# A case unit's kernels are the library's, which it only launches; of its own
+# it holds host code (at -O1 on a GPU space, below) and a few small kernels
+# (the fills, the copy baseline): a type adds little device code to a GPU
+# case unit, while nvcc's passes over the headers the unit includes cost as
+# much as several types and are paid once per unit. Fewer units then cost less
+# CPU, and a subcommand's unit of every type stays within the length of the
+# library's longest GPU units (the permutes' of several types), which set the
+# length of a parallel build.
+set(TILEKIT_TOOL_TYPES_PER_GPU_UNIT 0 CACHE STRING
+    "Types (or conversions) per generated case unit of the tool and the fuzz runner on a GPU space (0: all of a subcommand's in one)")
+if(NOT TILEKIT_TOOL_TYPES_PER_GPU_UNIT MATCHES "^[0-9]+$")
+  message(FATAL_ERROR "TILEKIT_TOOL_TYPES_PER_GPU_UNIT: '${TILEKIT_TOOL_TYPES_PER_GPU_UNIT}' is not a count")
+endif()
 
 # The types follow the library's (TILEKIT_ETI_TYPES, and TILEKIT_ETI_CONVERSIONS
 # for the converting pairs): a case of a type the library does not hold would
@@ -52,15 +76,15 @@ function(_tilekit_cpp out dtype)
   endif()
 endfunction()
 
-# One line of a case list: the case, under the macros that say whether this
-# Kokkos has the space and the type.
-function(_tilekit_case_line out prefix space dtype)
+# One line of a case list: the case (the source's macro), under the macros
+# that say whether this Kokkos has the space and the type.
+function(_tilekit_case_line out macro prefix space dtype)
   set(cond "defined(TILEKIT_SPACE_${space})")
   if(dtype MATCHES "half")
     string(APPEND cond " && defined(TILEKIT_TOOL_HALF)")
   endif()
   _tilekit_cpp(cpp ${dtype})
-  set(${out} "#if ${cond}\nTILEKIT_TOOL_CASE(${prefix}, ${TILEKIT_SPACE_CXX_${space}}, ${cpp})\n#endif\n" PARENT_SCOPE)
+  set(${out} "#if ${cond}\n${macro}(${prefix}, ${TILEKIT_SPACE_CXX_${space}}, ${cpp})\n#endif\n" PARENT_SCOPE)
 endfunction()
 
 # Whether a dtype or pair token is compiled (above): its types in the
@@ -85,12 +109,15 @@ function(_tilekit_case_built out token)
 endfunction()
 
 function(tilekit_tool_cases target source)
-  cmake_parse_arguments(ARG "" "NAMESPACE" "TYPES" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAMESPACE;DEFINITION;CASE" "TYPES" ${ARGN})
   if(NOT ARG_NAMESPACE)
     set(ARG_NAMESPACE tilekit::tool)
   endif()
+  if(NOT ARG_DEFINITION OR NOT ARG_CASE)
+    message(FATAL_ERROR "tilekit_tool_cases(${source}): DEFINITION and CASE are required")
+  endif()
   get_filename_component(name ${source} NAME_WE)
-  get_filename_component(abs ${source} ABSOLUTE)
+  get_filename_component(definition ${ARG_DEFINITION} ABSOLUTE)
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/cases)
   set(types)
   foreach(dtype IN LISTS ARG_TYPES)
@@ -143,19 +170,23 @@ function(tilekit_tool_cases target source)
   set(gpu_units)
   foreach(space IN LISTS TILEKIT_SPACE_LIST)
     # The space's units: TILEKIT_TYPES_PER_UNIT types each on a host space,
-    # TILEKIT_TYPES_PER_GPU_UNIT on a GPU space (cmake/TilekitSpaces.cmake).
-    tilekit_types_per_unit(${space} n)
+    # TILEKIT_TOOL_TYPES_PER_GPU_UNIT on a GPU space (above).
+    if(space STREQUAL "CUDA")
+      set(n "${TILEKIT_TOOL_TYPES_PER_GPU_UNIT}")
+    else()
+      tilekit_types_per_unit(${space} n)
+    endif()
     tilekit_chunk_keys(groups "${n}" ${types})
     list(LENGTH groups n_groups)
     foreach(group IN LISTS groups)
       string(REPLACE "+" ";" group_types "${group}")
       string(CONCAT text "// Generated by cmake/TilekitToolCases.cmake: cases of ${name}.cpp.\n"
-                         "#define TILEKIT_TOOL_INSTANCES_TU 1\n#include \"${abs}\"\n"
+                         "#include \"${definition}\"\n"
                          "namespace ${ARG_NAMESPACE} {\n")
       foreach(dtype IN LISTS group_types)
-        _tilekit_case_line(line "" ${space} ${dtype})
+        _tilekit_case_line(line ${ARG_CASE} "" ${space} ${dtype})
         string(APPEND text "${line}")
-        _tilekit_case_line(line "extern" ${space} ${dtype})
+        _tilekit_case_line(line ${ARG_CASE} "extern" ${space} ${dtype})
         string(APPEND list_text "${line}")
       endforeach()
       string(APPEND text "}  // namespace ${ARG_NAMESPACE}\n")
@@ -182,7 +213,7 @@ function(tilekit_tool_cases target source)
     set_property(SOURCE ${gpu_units} APPEND PROPERTY COMPILE_OPTIONS
                  $<$<AND:$<COMPILE_LANGUAGE:CXX,CUDA>,$<CONFIG:Release>>:-O1>)
   endif()
-  # The generated units include the source by its path: its own folder's headers.
+  # The generated units include the definition by its path: its own folder's headers.
   target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
   set_property(SOURCE ${source} APPEND PROPERTY COMPILE_DEFINITIONS
                TILEKIT_TOOL_CASES="${dir}/${name}_cases.inc")

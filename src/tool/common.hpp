@@ -1,6 +1,8 @@
 #pragma once
-// What every subcommand shares: the space/dtype/reps/output options, the
-// enabled execution spaces, deterministic test data and result output.
+// What every subcommand's command line shares: the space/dtype/reps/output
+// options and their checks, the dispatch over the selected types, and the
+// start and end of a measurement (its report, table and files). What the
+// measurement itself shares, without CLI11, is measure_common.hpp's.
 #if defined(TILEKIT_TOOL_PLAIN_SOURCE)
 // A source CMake compiles as plain C++ (not in Kokkos' language) must not see
 // Kokkos: in a CUDA build its headers need nvcc. spaces.hpp has what such a
@@ -22,20 +24,11 @@
 #include <vector>
 
 #include "kokkos_context.hpp"
+#include "measure_common.hpp"
 #include "report.hpp"
-#include "spaces.hpp"
-#include "support/spaces.hpp"
-#include "support/types.hpp"
+#include "transfers.hpp"
 
 namespace tilekit::tool {
-
-struct CommonOptions {
-  std::string space = "default";  ///< default | host | all | serial | openmp | cuda
-  std::string dtype = "float";    ///< int32 | float | double | all
-  int reps = 10;
-  std::string json, csv;
-  bool check = true;
-};
 
 void add_common_options(CLI::App& app, CommonOptions& o);
 
@@ -103,12 +96,6 @@ void check_memory(const HardwareInfo& hw, double bytes);
 /// file in an existing writable directory).
 void check_writable(const std::string& option, const std::string& path);
 
-/// Names of the selected spaces, in order, without repeats. "default" and
-/// "host" are Kokkos' default and default host spaces where the tool has them,
-/// else the built space nearest to them (throws where no host space is built).
-std::vector<std::string> selected_spaces(const std::string& which);
-std::vector<std::string> split_list(const std::string& s);
-
 /// Throws CLI::ValidationError for a name in the --variant list that is
 /// neither "all" nor one of `known`.
 template <class Names>
@@ -116,23 +103,6 @@ void check_variants(const std::string& list, const Names& known) {
   for (const auto& v : split_list(list))
     if (v != "all" && std::find(std::begin(known), std::end(known), v) == std::end(known))
       throw CLI::ValidationError("--variant", "unknown variant '" + v + "'");
-}
-
-/// The --dtype name of T ("int32", "float", "cfloat", "half", ...).
-using support::type_name;
-// Kokkos' 2-byte half types; a host-only Kokkos defines both as float.
-#if !KOKKOS_HALF_T_IS_FLOAT && !KOKKOS_BHALF_T_IS_FLOAT
-#define TILEKIT_TOOL_HALF 1
-#endif
-
-/// Calls fn(exec) for every selected enabled space.
-template <class Fn>
-void for_each_space(const std::string& which, Fn&& fn) {
-  for (const auto& name : selected_spaces(which))
-    support::for_each_space_type([&](auto t) {
-      using Exec = typename decltype(t)::type;
-      if (name == Exec::name()) fn(Exec());
-    });
 }
 
 /// The moving families' (transpose, permute) 2-byte types: calls fn with
@@ -199,20 +169,21 @@ void for_each_dtype(const std::string& which, Fn&& fn) {
   for_each_family_dtype<false, std::int32_t, float, double>(which, std::forward<Fn>(fn));
 }
 
-/// Deterministic data: value k of a buffer, exact in every supported type.
-KOKKOS_INLINE_FUNCTION std::int64_t pattern(std::int64_t k) {
-  return static_cast<std::int64_t>((static_cast<std::uint64_t>(k) * 2654435761ULL) % 1048573ULL);
+/// What each family's measurement does first: checks the --transfers list (""
+/// for none), then records the Kokkos configuration and the selected spaces'
+/// hardware in rep.
+inline void begin_report(const CommonOptions& common, const std::string& transfers,
+                         report::Report& rep) {
+  if (!transfers.empty()) transfer_kinds(transfers);
+  if (rep.kokkos.empty()) rep.kokkos = report::kokkos_configuration();
+  add_devices(common.space, rep);
 }
 
-template <class Exec, class View>
-void fill_pattern(const Exec& exec, const View& v) {
-  using T = typename View::value_type;
-  auto p = v.data();
-  Kokkos::parallel_for(
-      "tilekit::tool::fill",
-      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
-          exec, 0, static_cast<std::int64_t>(v.size())),
-      KOKKOS_LAMBDA(const std::int64_t k) { p[k] = static_cast<T>(pattern(k)); });
+/// The same, after the --variant list is checked against the family's names.
+template <class Args, class Names>
+void begin_measurement(const Args& o, const Names& variants, report::Report& rep) {
+  check_variants(o.variant, variants);
+  begin_report(o.common, o.transfers, rep);
 }
 
 }  // namespace tilekit::tool

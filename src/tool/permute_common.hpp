@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "families.hpp"
+#include "permute_args.hpp"
 #include "support/views.hpp"
 #include "timing.hpp"
 

@@ -1,24 +1,17 @@
 #pragma once
 // `tilekit permute --out-dtype T [--alpha a --beta b] [--conj]`: rows of the
 // converting (or conjugating) permute, out = alpha * convert(op(permute(in))) +
-// beta * out, fused variant only. The tool compiles a few pairs (tool_pairs()),
-// each a case of its own (permute_convert.cpp, cmake/TilekitToolCases.cmake);
-// the library converts between any of its arithmetic types.
+// beta * out, fused variant only. The tool compiles a few pairs (Convert,
+// permute_convert_case.hpp), each a case of its own (permute_convert.cpp,
+// cmake/TilekitToolCases.cmake); the library converts between any of its
+// arithmetic types.
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "families.hpp"
+#include "permute_args.hpp"
 
 namespace tilekit::tool {
-
-/// One pair of the tool: input type, output type, conjugation.
-template <class In, class Out, bool Conj>
-struct Convert {
-  using in = In;
-  using out = Out;
-  static constexpr bool conj = Conj;
-};
 
 /// Whether --dtype `in` with --out-dtype `out` ("" = in) and --conj takes the
 /// converting rows: another output type, or a complex type conjugated.

@@ -6,10 +6,11 @@
 // computes in host memory moves nothing, so it gets no such rows.
 #include <Kokkos_Core.hpp>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "common.hpp"
+#include "measure_common.hpp"
 #include "timing.hpp"
 
 namespace tilekit::tool {
@@ -19,29 +20,15 @@ constexpr bool moves_data_v =
     !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
 
 /// The kinds of host memory in a --transfers list ("pageable", "pinned").
+/// Throws std::invalid_argument for another word, in the form of the tool's
+/// option errors ("--transfers: ..."); each family's measurement checks the
+/// list first (begin_report, common.hpp), before any row.
 inline std::vector<std::string> transfer_kinds(const std::string& which) {
   auto kinds = split_list(which == "all" ? "pageable,pinned" : which);
   for (const auto& k : kinds)
     if (k != "pageable" && k != "pinned")
-      throw CLI::ValidationError("--transfers", "unknown host memory '" + k + "'");
+      throw std::invalid_argument("--transfers: unknown host memory '" + k + "'");
   return kinds;
-}
-
-/// What each family's measurement does first: checks the --transfers list (""
-/// for none), then records the Kokkos configuration and the selected spaces'
-/// hardware in rep.
-inline void begin_report(const CommonOptions& common, const std::string& transfers,
-                         report::Report& rep) {
-  if (!transfers.empty()) transfer_kinds(transfers);
-  if (rep.kokkos.empty()) rep.kokkos = report::kokkos_configuration();
-  add_devices(common.space, rep);
-}
-
-/// The same, after the --variant list is checked against the family's names.
-template <class Args, class Names>
-void begin_measurement(const Args& o, const Names& variants, report::Report& rep) {
-  check_variants(o.variant, variants);
-  begin_report(o.common, o.transfers, rep);
 }
 
 /// After the kernel row `kernel` (already in rep), one row per kind of host

@@ -1,7 +1,8 @@
 # The generated units hold every instantiation once, however they are grouped
-# (cmake/TilekitSpaces.cmake: TILEKIT_TYPES_PER_UNIT, TILEKIT_TYPES_PER_GPU_UNIT):
-# configures the source tree (no build) with both counts 0 (a family's types in
-# one unit), 1 and 3, and fails unless the library's units (eti/), the tool's
+# (cmake/TilekitSpaces.cmake: TILEKIT_TYPES_PER_UNIT, TILEKIT_TYPES_PER_GPU_UNIT;
+# cmake/TilekitToolCases.cmake: TILEKIT_TOOL_TYPES_PER_GPU_UNIT): configures
+# the source tree (no build) with every count 0 (a family's types in one
+# unit), 1 and 3, and fails unless the library's units (eti/), the tool's
 # and the fuzz runner's case units (src/*/cases/) hold the same instantiation
 # lines each time, none twice, in more units for smaller counts.
 #   cmake -DSRC=<tilekit> -DWORK=<scratch folder> "-DARGS=-G|Ninja|-DKokkos_DIR=..." -P check_units.cmake
@@ -12,6 +13,7 @@ foreach(n 0 3 1)
   file(REMOVE_RECURSE "${bin}")
   execute_process(COMMAND ${CMAKE_COMMAND} -S "${SRC}" -B "${bin}" ${args}
                           -DTILEKIT_TYPES_PER_UNIT=${n} -DTILEKIT_TYPES_PER_GPU_UNIT=${n}
+                          -DTILEKIT_TOOL_TYPES_PER_GPU_UNIT=${n}
                           -DTILEKIT_ENABLE_TESTS=OFF -DTILEKIT_ENABLE_BENCHMARKS=OFF
                   OUTPUT_VARIABLE out ERROR_VARIABLE out RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)

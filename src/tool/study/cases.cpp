@@ -10,6 +10,7 @@
 #include <cmath>
 #include <utility>
 
+#include "../common.hpp"
 #include "../families.hpp"
 #include "cache.hpp"
 
