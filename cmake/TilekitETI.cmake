@@ -50,79 +50,84 @@ set(TILEKIT_ETI_study_HEADER tilekit/study/definitions.hpp)
 set(TILEKIT_ETI_study_reduce_CATEGORIES INTEGER FLOATING)
 set(TILEKIT_ETI_study_reduce_WORDS float double int32 int64)
 set(TILEKIT_ETI_study_reduce_HEADER tilekit/study/definitions.hpp)
+# How a family's instances of one space are cut into units
+# (TILEKIT_ETI_<family>_KEYS; units of TILEKIT_TYPES_PER_UNIT keys, below):
+# TYPE (the default) per type; SIZE per type, the types of one element size
+# kept in one unit (the permute: the plans of types of one size launch the
+# same moves, impl::move_t, which that unit compiles once); CATEGORY per
+# category (the seeds' plans: a few small kernels per type, while each unit
+# parses the headers again).
+set(TILEKIT_ETI_permute_KEYS SIZE)
+set(TILEKIT_ETI_study_KEYS CATEGORY)
+set(TILEKIT_ETI_study_reduce_KEYS CATEGORY)
 
-# word -> C++ type, its category, and the guard of the 2-byte floats
-# (typedefs of float in a host-only Kokkos: impl/common/eti.hpp).
+# The type words: word, C++ type, category, the guard of the 2-byte floats
+# (typedefs of float in a host-only Kokkos: impl/common/eti.hpp) and bytes.
+# int32 and int64 are INTEGER (reduced too); the other integers and bool are
+# MOVE: the kernels move bits, so one type per size serves every type of that
+# size in programs that map their moves onto it (the Python module: uint8 and
+# uint16, the default list's, and int32 and int64 for 4 and 8 bytes); a
+# program moving another of them itself instantiates it from the headers
+# unless it is listed.
+set(_tilekit_eti_words
+    "float|float|FLOATING||4"
+    "double|double|FLOATING||8"
+    "int32|std::int32_t|INTEGER||4"
+    "int64|std::int64_t|INTEGER||8"
+    "int8|std::int8_t|MOVE||1"
+    "uint8|std::uint8_t|MOVE||1"
+    "int16|std::int16_t|MOVE||2"
+    "uint16|std::uint16_t|MOVE||2"
+    "uint32|std::uint32_t|MOVE||4"
+    "uint64|std::uint64_t|MOVE||8"
+    "bool|bool|MOVE||1"
+    "half|Kokkos::Experimental::half_t|FLOATING|TILEKIT_ETI_IF_HALF|2"
+    "bhalf|Kokkos::Experimental::bhalf_t|FLOATING|TILEKIT_ETI_IF_BHALF|2"
+    "cfloat|Kokkos::complex<float>|COMPLEX||8"
+    "cdouble|Kokkos::complex<double>|COMPLEX||16")
+
+# tilekit_eti_type_word(<word> <out_type> <out_category> <out_guard> [<out_bytes>]):
+# the word's row of the table above (its bytes: half and bhalf are 4, float,
+# without 2-byte types: TILEKIT_HALF_TYPES).
 function(tilekit_eti_type_word word out_type out_category out_guard)
-  set(guard "")
-  set(category FLOATING)
-  if(word STREQUAL "float")
-    set(t "float")
-  elseif(word STREQUAL "double")
-    set(t "double")
-  elseif(word STREQUAL "int32")
-    set(t "std::int32_t")
-    set(category INTEGER)
-  elseif(word STREQUAL "int64")
-    set(t "std::int64_t")
-    set(category INTEGER)
-  elseif(word MATCHES "^(u?)int(8|16|32|64)$")
-    # The move-only integers (int32 and int64 are INTEGER above: reduced too).
-    # The kernels move bits, so one type per size serves every type of that
-    # size in programs that map their moves onto it (the Python module: uint8
-    # and uint16, the default list's, and int32 and int64 for 4 and 8 bytes);
-    # a program moving another of them itself instantiates it from the
-    # headers unless it is listed here.
-    if(CMAKE_MATCH_1 STREQUAL "u")
-      set(t "std::uint${CMAKE_MATCH_2}_t")
-    else()
-      set(t "std::int${CMAKE_MATCH_2}_t")
+  foreach(row IN LISTS _tilekit_eti_words)
+    string(REPLACE "|" ";" fields "${row}")
+    list(GET fields 0 w)
+    if(w STREQUAL word)
+      list(GET fields 1 t)
+      list(GET fields 2 category)
+      list(GET fields 3 guard)
+      list(GET fields 4 bytes)
+      if(guard AND NOT TILEKIT_HALF_TYPES)
+        set(bytes 4)
+      endif()
+      set(${out_type} "${t}" PARENT_SCOPE)
+      set(${out_category} "${category}" PARENT_SCOPE)
+      set(${out_guard} "${guard}" PARENT_SCOPE)
+      if(ARGC GREATER 4)
+        set(${ARGV4} "${bytes}" PARENT_SCOPE)
+      endif()
+      return()
     endif()
-    set(category MOVE)
-  elseif(word STREQUAL "bool")
-    set(t "bool")
-    set(category MOVE)
-  elseif(word STREQUAL "half")
-    set(t "Kokkos::Experimental::half_t")
-    set(guard TILEKIT_ETI_IF_HALF)
-  elseif(word STREQUAL "bhalf")
-    set(t "Kokkos::Experimental::bhalf_t")
-    set(guard TILEKIT_ETI_IF_BHALF)
-  elseif(word STREQUAL "cfloat")
-    set(t "Kokkos::complex<float>")
-    set(category COMPLEX)
-  elseif(word STREQUAL "cdouble")
-    set(t "Kokkos::complex<double>")
-    set(category COMPLEX)
-  else()
-    message(FATAL_ERROR "TILEKIT_ETI_TYPES: unknown type '${word}' "
-                        "(float double int32 int64 half bhalf cfloat cdouble int8 uint8 int16 uint16 uint32 uint64 bool)")
-  endif()
-  set(${out_type} "${t}" PARENT_SCOPE)
-  set(${out_category} "${category}" PARENT_SCOPE)
-  set(${out_guard} "${guard}" PARENT_SCOPE)
+  endforeach()
+  list(TRANSFORM _tilekit_eti_words REPLACE "\\|.*" "" OUTPUT_VARIABLE words)
+  list(JOIN words " " words)
+  message(FATAL_ERROR "TILEKIT_ETI_TYPES: unknown type '${word}' (${words})")
 endfunction()
 
 # word -> the word and C++ type of what its pure moves move (impl::move_t):
 # the unsigned integer of its size for 1, 2, 4 and 8 bytes, else the type
-# (cdouble). half and bhalf are float without 2-byte types (TILEKIT_HALF_TYPES).
+# (cdouble).
 function(tilekit_eti_move_word word out_word out_type)
-  if(word MATCHES "^(u?int8|bool)$")
-    set(bytes 8)
-  elseif(word MATCHES "^(u?int16)$" OR (word MATCHES "half$" AND TILEKIT_HALF_TYPES))
-    set(bytes 16)
-  elseif(word MATCHES "^(float|u?int32|b?half)$")
-    set(bytes 32)
-  elseif(word MATCHES "^(double|u?int64|cfloat)$")
-    set(bytes 64)
+  tilekit_eti_type_word("${word}" t category guard bytes)
+  if(bytes MATCHES "^(1|2|4|8)$")
+    math(EXPR bits "${bytes} * 8")
+    set(${out_word} "bits${bits}" PARENT_SCOPE)
+    set(${out_type} "std::uint${bits}_t" PARENT_SCOPE)
   else()
-    tilekit_eti_type_word("${word}" t category guard)
     set(${out_word} "${word}" PARENT_SCOPE)
     set(${out_type} "${t}" PARENT_SCOPE)
-    return()
   endif()
-  set(${out_word} "bits${bytes}" PARENT_SCOPE)
-  set(${out_type} "std::uint${bytes}_t" PARENT_SCOPE)
 endfunction()
 
 # The units: each family's (or a space's conversions') instantiations of one
@@ -143,6 +148,7 @@ macro(_tilekit_eti_unit family group space key inst)
     endif()
     set(_eti_space_of_${group} "${space}")
     set(_eti_keys_${group} "")
+    set(_eti_by_size_${group} OFF)
   endif()
   if(NOT "${key}" IN_LIST _eti_keys_${group})
     list(APPEND _eti_keys_${group} "${key}")
@@ -205,13 +211,14 @@ if(TILEKIT_ETI)
         if(guard)
           set(inst "${guard}(${inst})")
         endif()
-        # The seeds' plans are a few small kernels per type: grouped by
-        # category (each unit pays the headers again).
         set(key "${word}")
-        if(family MATCHES "^study")
+        if(TILEKIT_ETI_${family}_KEYS STREQUAL "CATEGORY")
           string(TOLOWER "${category}" key)
         endif()
         _tilekit_eti_unit("${family}" "${family}_${sname}" "${space}" "${key}" "${inst}")
+        if(TILEKIT_ETI_${family}_KEYS STREQUAL "SIZE")
+          set(_eti_by_size_${family}_${sname} ON)
+        endif()
       endforeach()
     endforeach()
   endforeach()
@@ -243,9 +250,7 @@ if(TILEKIT_ETI)
   # Write the units (a unit's file is rewritten only when its text changes).
   foreach(group IN LISTS _eti_groups)
     tilekit_types_per_unit("${_eti_space_of_${group}}" n)
-    if(group MATCHES "^permute_[a-z0-9]+$")
-      # The plans of types of one size launch the same moves (impl::move_t):
-      # those types share a unit, which compiles the moves once.
+    if(_eti_by_size_${group})  # (TILEKIT_ETI_<family>_KEYS SIZE)
       set(sets "")
       set(mwords "")
       foreach(key IN LISTS _eti_keys_${group})
