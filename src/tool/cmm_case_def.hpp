@@ -86,10 +86,7 @@ bool run_space_type(const CmmArgs& o, const Exec& exec, double peak, report::Rep
   // Compulsory traffic: A and B read once, C written once.
   const double bytes = 2.5 * static_cast<double>(n) * n * sizeof(T);
   const double flops = static_cast<double>(n) * n * n;
-  auto wanted = split_list(o.variant);
-  auto selected = [&](const std::string& v) {
-    return o.variant == "all" || std::find(wanted.begin(), wanted.end(), v) != wanted.end();
-  };
+  const auto selected = variant_selector(o.variant);
 
   bool ok = true;
   double copy_gbps = 0, naive_ms = 0;

@@ -14,6 +14,7 @@
 #endif
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,6 +39,14 @@ struct CommonOptions {
 /// else the built space nearest to them (throws where no host space is built).
 std::vector<std::string> selected_spaces(const std::string& which);
 std::vector<std::string> split_list(const std::string& s);
+
+/// The --variant list's test: whether `list` ("all", or names separated by
+/// commas) selects variant v.
+inline auto variant_selector(const std::string& list) {
+  return [all = list == "all", wanted = split_list(list)](const std::string& v) {
+    return all || std::find(wanted.begin(), wanted.end(), v) != wanted.end();
+  };
+}
 
 /// The --dtype name of T ("int32", "float", "cfloat", "half", ...).
 using support::type_name;

@@ -162,10 +162,7 @@ bool run_case(const PermuteArgs& o, const Exec& exec, const std::vector<index_t>
   T* const src = sub ? parent.data() : a.data();
   exec.fence();
 
-  const auto wanted = split_list(o.variant);
-  auto selected = [&](const std::string& v) {
-    return o.variant == "all" || std::find(wanted.begin(), wanted.end(), v) != wanted.end();
-  };
+  const auto selected = variant_selector(o.variant);
   auto host_out = Kokkos::create_mirror_view(Kokkos::HostSpace(), b);
   auto verify = [&](const std::vector<int>& perm) -> bool {
     if (!o.common.check) return true;

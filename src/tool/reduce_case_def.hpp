@@ -121,10 +121,7 @@ bool run_case(const ReduceArgs& o, const Exec& exec, std::int64_t n, const Hardw
   const Reference ref = o.common.check ? reference(n, modulus) : Reference{};
   const double sum_abs = static_cast<double>(ref.sum);  // the data are >= 0
 
-  auto wanted = split_list(o.variant);
-  auto selected = [&](const std::string& v) {
-    return o.variant == "all" || std::find(wanted.begin(), wanted.end(), v) != wanted.end();
-  };
+  const auto selected = variant_selector(o.variant);
   bool ok = true;
   double copy_gbps = 0, naive_ms = 0, prev_ms = 0, cub_ms = 0;
   auto add_row = [&](const std::string& variant, const report::Throughput& t, double bytes,

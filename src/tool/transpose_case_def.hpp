@@ -43,10 +43,7 @@ bool run_space_type(const TransposeArgs& o, const Exec& exec, double peak, repor
   auto at = [&](std::int64_t i, std::int64_t j) { return sub ? i * ld + j : i * cols + j; };
   exec.fence();
 
-  auto wanted = split_list(o.variant);
-  auto selected = [&](const std::string& v) {
-    return o.variant == "all" || std::find(wanted.begin(), wanted.end(), v) != wanted.end();
-  };
+  const auto selected = variant_selector(o.variant);
   // b <- poison, so a kernel that skips elements is caught by the check.
   auto poison = [&] { Kokkos::deep_copy(exec, b, static_cast<T>(-7)); };
   // b holds in^T: out of place the input at(i, j) (a --sub window's parent
