@@ -27,7 +27,7 @@ template <class T> T poison_of() {
   else return static_cast<T>(0);
 }
 
-/// n elements of T on a 64-byte boundary (streamed stores need their lines).
+/// n elements of T on a 64-byte boundary.
 template <class T>
 struct Buffer {
   struct Free {
@@ -82,19 +82,18 @@ std::vector<std::pair<int, int>> shapes() {
   return s;
 }
 
-/// transpose_direct at VB bytes: plain stores (any row stride), streamed
-/// stores (rows on 64-byte lines).
+/// transpose_line_blocks at VB bytes: any row strides (a scratch tile's
+/// padded rows, and rows on 64-byte lines).
 template <int VB, class T>
-void check_direct() {
+void check_line_blocks() {
   if constexpr (backends::block_lanes<VB, T>() > 0) {
     for (auto [nr, nc] : shapes<VB, T>()) {
-      for (bool stream : {false, true}) {
+      for (bool aligned : {false, true}) {
         const index_t line = 64 / static_cast<index_t>(sizeof(T));
-        const index_t ldd = stream ? (nr + line - 1) / line * line + line : nr + 3;
+        const index_t ldd = aligned ? (nr + line - 1) / line * line + line : nr + 3;
         Case<T> k(nr, nc, nc + 5, ldd);
-        tilekit::impl::transpose_direct<VB>(k.src.get(), k.lds, k.dst.get(), k.ldd, nr, nc, stream);
-        backends::stream_store_fence();
-        EXPECT_EQ(k.wrong(), 0) << nr << "x" << nc << " VB " << VB << (stream ? " streamed" : "");
+        tilekit::impl::transpose_line_blocks<VB>(k.src.get(), k.lds, k.dst.get(), k.ldd, nr, nc);
+        EXPECT_EQ(k.wrong(), 0) << nr << "x" << nc << " VB " << VB << " ldd " << ldd;
       }
     }
   }
@@ -129,22 +128,21 @@ TYPED_TEST(MicroKernel, LanesOfEachElementSize) {
   }
 }
 
-TYPED_TEST(MicroKernel, DirectBlocksEveryWidth) {
+TYPED_TEST(MicroKernel, LineBlocksEveryWidth) {
   using T = TypeParam;
   if constexpr (backends::vector_bytes() == 0) {
     GTEST_SKIP() << "no vector blocks on this compiler or host";
   } else {
-    check_direct<16, T>();
-    check_direct<32, T>();
-    check_direct<64, T>();
-    check_direct<backends::vector_bytes(), T>();
+    check_line_blocks<16, T>();
+    check_line_blocks<32, T>();
+    check_line_blocks<64, T>();
   }
 }
 
-/// transpose_direct through backends::with_vector_bytes at each width the
-/// CPU running the test gives (AVX2 and AVX-512 routines on x86-64, the
+/// transpose_line_blocks through backends::with_vector_bytes at each width
+/// the CPU running the test gives (AVX2 and AVX-512 routines on x86-64, the
 /// build's own width), as the out-of-place kernel calls it.
-TYPED_TEST(MicroKernel, DirectBlocksDispatched) {
+TYPED_TEST(MicroKernel, LineBlocksDispatched) {
   using T = TypeParam;
   const int host = backends::host_vector_bytes();
   if (host == 0) GTEST_SKIP() << "no vector blocks on this compiler or host";
@@ -152,25 +150,20 @@ TYPED_TEST(MicroKernel, DirectBlocksDispatched) {
   for (int vb : {16, 32, 64}) {
     if (vb > host) continue;
     for (auto [nr, nc] : shapes<64, T>()) {
-      for (bool stream : {false, true}) {
-        const index_t line = 64 / static_cast<index_t>(sizeof(T));
-        const index_t ldd = stream ? (nr + line - 1) / line * line + line : nr + 3;
-        Case<T> k(nr, nc, nc + 5, ldd);
-        bool called = false;
-        backends::with_vector_bytes<16>(vb, [&](auto w, auto native) {
-          if constexpr (backends::block_lanes<decltype(w)::value, T>() > 0) {
-            called = decltype(w)::value == vb;
-            tilekit::impl::transpose_direct<decltype(w)::value, decltype(native)::value>(
-                k.src.get(), k.lds, k.dst.get(), k.ldd, nr, nc, stream);
-          }
-        });
-        backends::stream_store_fence();
-        if (backends::block_lanes<64, T>() == 0) continue;  // 16-byte elements: none
-        // The build's own width, AVX2 and AVX-512 on x86-64; elsewhere only the build's.
-        if (!called) continue;
-        ++ran;
-        EXPECT_EQ(k.wrong(), 0) << nr << "x" << nc << " VB " << vb << (stream ? " streamed" : "");
-      }
+      Case<T> k(nr, nc, nc + 5, nr + 3);
+      bool called = false;
+      backends::with_vector_bytes<16>(vb, [&](auto w) {
+        if constexpr (backends::block_lanes<decltype(w)::value, T>() > 0) {
+          called = decltype(w)::value == vb;
+          tilekit::impl::transpose_line_blocks<decltype(w)::value>(k.src.get(), k.lds, k.dst.get(),
+                                                                   k.ldd, nr, nc);
+        }
+      });
+      if (backends::block_lanes<64, T>() == 0) continue;  // 16-byte elements: none
+      // The build's own width, AVX2 and AVX-512 on x86-64; elsewhere only the build's.
+      if (!called) continue;
+      ++ran;
+      EXPECT_EQ(k.wrong(), 0) << nr << "x" << nc << " VB " << vb;
     }
   }
   if (backends::block_lanes<64, T>() > 0) {
@@ -178,13 +171,59 @@ TYPED_TEST(MicroKernel, DirectBlocksDispatched) {
   }
 }
 
-/// The host's direct path width (HostTraits: at least 32 bytes, at most 8
-/// elements, no more than the CPU gives): 0 or such a width, and 0 for
+/// put_rows_vectors at each width the CPU gives: rows that are whole lines
+/// (its loop without ends), rows starting inside a line, ragged lengths,
+/// streamed and plain; every element around the rows left as it was.
+TYPED_TEST(MicroKernel, RowsWrittenOut) {
+  using T = TypeParam;
+  const int host = backends::host_vector_bytes();
+  if (host == 0) GTEST_SKIP() << "no vector blocks on this compiler or host";
+  if constexpr (backends::block_lanes<64, T>() > 0) {
+    const int line = 64 / static_cast<int>(sizeof(T));
+    int ran = 0;
+    for (int vb : {16, 32, 64}) {
+      if (vb > host) continue;
+      for (int offset : {0, 1, line - 1})
+        for (int n : {line, 3 * line, 1, line - 1, line + 1, 3 * line + 5})
+          for (bool stream : {false, true}) {
+            const int rows = 5;
+            const index_t lds = n + 2, ldd = (n + line - 1) / line * line + (offset ? 3 : line);
+            Buffer<T> src(static_cast<std::size_t>(rows * lds)),
+                dst(static_cast<std::size_t>(rows * ldd + offset + 1));
+            for (index_t k = 0; k < rows * lds; ++k) src.get()[k] = value_of<T>(k);
+            for (index_t k = 0; k < rows * ldd + offset + 1; ++k) dst.get()[k] = poison_of<T>();
+            bool called = false;
+            backends::with_vector_bytes<16>(vb, [&](auto w) {
+              if constexpr (backends::block_lanes<decltype(w)::value, T>() > 0) {
+                called = decltype(w)::value == vb;
+                backends::put_rows_vectors<decltype(w)::value>(dst.get() + offset, ldd, src.get(),
+                                                               lds, rows, n, stream);
+              }
+            });
+            backends::stream_store_fence();
+            if (!called) continue;
+            ++ran;
+            long bad = 0;
+            for (index_t k = 0; k < rows * ldd + offset + 1; ++k) {
+              const index_t e = k - offset, r = e / ldd, c = e % ldd;
+              const bool in_row = e >= 0 && r < rows && c < n;
+              bad += !(dst.get()[k] == (in_row ? src.get()[r * lds + c] : poison_of<T>()));
+            }
+            EXPECT_EQ(bad, 0) << "VB " << vb << " offset " << offset << " n " << n
+                              << (stream ? " streamed" : "");
+          }
+    }
+    EXPECT_GT(ran, 0);
+  }
+}
+
+/// The host's run-time vector width (HostTraits: at least 32 bytes, at most
+/// 8 elements, no more than the CPU gives): 0 or such a width, and 0 for
 /// 16-byte elements and for 1- and 2-byte ones (8 of them fill no 32 bytes).
-TYPED_TEST(MicroKernel, DirectWidthRule) {
+TYPED_TEST(MicroKernel, RuntimeWidthRule) {
   using T = TypeParam;
   using Exec = Kokkos::DefaultHostExecutionSpace;
-  const int vb = tilekit::impl::direct_vector_bytes<Exec, T>();
+  const int vb = tilekit::impl::runtime_vector_bytes<Exec, T>();
   const int host = backends::host_vector_bytes();
   const int cap = 8 * static_cast<int>(sizeof(T));
   if (sizeof(T) < 4 || sizeof(T) > 8 || host < 32) {

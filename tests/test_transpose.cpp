@@ -358,7 +358,7 @@ TEST(TransposeTile, HostEdgeHalvedForSmallMatrices) {
     const auto c4 = tilekit::backends::Traits<E>::transpose_tile(4);
     EXPECT_EQ(tilekit::TransposePlan(exec, a, b).config().tile,
               fit_tile<E>(c4.tile, 100, 100, exec.concurrency(),
-                          tilekit::impl::host_transpose_rows<E, float>(c4, exec.concurrency(), 100)));
+                          tilekit::impl::host_tile_rows<E, float>(c4)));
     // Tiles of 64 rows count as such: 2048^2 on 16 threads keeps 64 x 1024.
     EXPECT_EQ(fit_tile<E>(1024, 2048, 2048, 16, 64), 1024);
     EXPECT_EQ(fit_tile<E>(1024, 2048, 2048, 16), 256);
@@ -373,27 +373,21 @@ TEST(TransposeTile, HostEdgeHalvedForSmallMatrices) {
   }
 }
 
-/// Hosts' out-of-place tiles are 64 input rows by the edge, 128 for 4-byte
-/// elements (Traits::transpose_tile_rows_for) with more than one thread
-/// where those rows span at most Traits::transpose_tall_span_bytes: edges
-/// past that give rectangular tiles, whose scratch holds the tile transposed
-/// (edge rows of 64 or 128); ragged in both directions, both layouts, every
-/// element checked. Rows far apart keep 64.
+/// Hosts' out-of-place tiles are 64 input rows by the edge
+/// (Traits::transpose_tile_rows): edges past that give rectangular tiles,
+/// whose scratch holds the tile transposed (edge rows of 64); ragged in both
+/// directions, both layouts, every element checked; rows far apart keep them.
 TYPED_TEST(Transpose, RectangularHostTiles) {
   TILEKIT_CASE_TYPES(E, T);
-  constexpr int base = tilekit::impl::host_tile_rows<E, T>({1024, 1, 1, 1});
-  if constexpr (base > 0 && tilekit::impl::micro_edge<E, T>() > 0) {
-    const int threads = E().concurrency();
-    const int rows = tilekit::impl::host_transpose_rows<E, T>({1024, 1, 1, 1}, threads, 300);
-    EXPECT_EQ(base, tilekit::impl::transpose_tile_rows<E>());
-    EXPECT_EQ(rows, sizeof(T) == 4 && threads > 1 ? 128 : base);
+  constexpr int rows = tilekit::impl::host_tile_rows<E, T>({1024, 1, 1, 1});
+  if constexpr (rows > 0 && tilekit::impl::micro_edge<E, T>() > 0) {
+    EXPECT_EQ(rows, tilekit::impl::transpose_tile_rows<E>());
     {
-      // Rows 2^19 elements apart: a tall tile would span 2^26 of them.
+      // Rows 2^19 elements apart (2 MiB of floats).
       const long far = 1L << 19;
-      EXPECT_EQ((tilekit::impl::host_transpose_rows<E, T>({1024, 1, 1, 1}, threads, far)), base);
       Kokkos::View<T**, Kokkos::LayoutRight, typename E::memory_space> a("a", 9, far),
           b("b", far, 9);
-      EXPECT_EQ(tilekit::TransposePlan(E(), a, b).tile_rows(), base);
+      EXPECT_EQ(tilekit::TransposePlan(E(), a, b).tile_rows(), rows);
     }
     for (int tile : {32, 128, 256}) {
       tilekit::TransposeOptions o;

@@ -13,45 +13,37 @@ struct HostTraits {
   static constexpr long max_league = 1L << 30;
   static constexpr int stage_registers = 1;
   /// Out of place: tiles of transpose_tile_rows input rows by 4 KiB, so each
-  /// writes 512 bytes of an output row (4-byte elements: 128 rows) ...
+  /// writes 64 elements of each of its output rows at once and reads its
+  /// rows L at a time along 4 KiB (micro_transpose.hpp); the tile transposed
+  /// in scratch (256 KiB of 4-byte elements) stays in L2. Taller tiles (128
+  /// rows) were no faster where their scratch fit, and slower with rows far
+  /// apart (docs/performance.md).
   static TileConfig transpose_tile(std::size_t elem_bytes) {
     const int edge = static_cast<int>(4096 / (elem_bytes > 0 ? elem_bytes : 1));
     return {edge, 1, 1, 1};
   }
   static constexpr int transpose_tile_rows = 64;
-  static constexpr int transpose_tile_rows_for(std::size_t elem_bytes) {
-    return elem_bytes == 4 ? 128 : transpose_tile_rows;
-  }
-  /// ... where the taller tiles stay cheap: a tile reads its rows side by
-  /// side, a line of each at a time, so its rows are that many streams for
-  /// the prefetchers and, where they lie far apart, as many pages for the
-  /// TLB. With one thread, or rows spanning more than this much of the input
-  /// (a tall tile's rows x the row stride: large matrices' rows 512 KiB
-  /// apart and more, a permute's fused rows), tiles keep transpose_tile_rows
-  /// (the taller ones ran slower there on both hosts measured,
-  /// docs/performance.md).
-  static constexpr long transpose_tall_span_bytes = 32L << 20;
   /// Default edges halve (to 32) while a thread would get fewer tiles.
   static constexpr int tiles_per_thread = 4;
-  /// Tiles move in 8 x 8 micro-blocks (impl/common/micro_transpose.hpp),
-  /// read into scratch transposed, written as whole rows; the transposes
-  /// prefetch the next row of micro-blocks (each short run starts cold).
+  /// Where the vectors below are not there, tiles move in 8 x 8
+  /// micro-blocks (impl/common/micro_transpose.hpp), read into scratch
+  /// transposed and prefetching the next row of micro-blocks (each short run
+  /// starts cold).
   static constexpr int transpose_micro_edge = 8;
   static constexpr int transpose_prefetch_blocks = 1;
   /// The in-place pair swap's micro-blocks move W x W blocks in the
   /// compiler's vector registers (vector_block.hpp).
   static constexpr int transpose_vector_bytes = vector_bytes();
-  /// Out-of-place tiles whose output rows start on a line go straight from
-  /// the input to the output in registers, 64-byte lines at a time, without
-  /// the scratch, where the CPU running it has vectors of at least 32 bytes
-  /// (AVX2, AVX-512: chosen at run time on x86-64); with 16-byte vectors
-  /// (SSE2, NEON) the scratch path is faster (docs/performance.md).
-  static constexpr int transpose_direct_min_bytes = 32;
+  /// Out-of-place tiles go into scratch in line blocks transposed in the
+  /// registers of the CPU running them (AVX2, AVX-512: chosen at run time on
+  /// x86-64) where those have at least 32 bytes; with 16-byte vectors (SSE2,
+  /// NEON) the micro-blocks were as fast (docs/performance.md) ...
+  static constexpr int transpose_runtime_min_bytes = 32;
   /// ... with at most 8 elements per vector (8 x 8 blocks of floats with
   /// AVX2, of doubles with AVX-512): a line block keeps its 64 / sizeof(T)
   /// rows in registers, which wider vectors of small elements overflow, so
-  /// 1- and 2-byte elements keep the scratch path.
-  static constexpr int transpose_direct_max_lanes = 8;
+  /// 1- and 2-byte elements keep the micro-blocks.
+  static constexpr int transpose_runtime_max_lanes = 8;
   /// Outputs past the last-level cache are streamed (no read of the lines).
   static constexpr long stream_min_bytes = 1L << 25;
   /// Tiles go down columns: a thread's writes continue the same rows.

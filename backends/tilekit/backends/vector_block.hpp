@@ -126,10 +126,21 @@ template <class V>
   return v;
 }
 
-#if defined(TILEKIT_VECTOR_DISPATCH)
-// Streamed stores of 32 and 64 bytes in routines compiled for them (not
-// always_inline: a caller of the build's own target cannot take them; the
-// dispatched routines inline every call, gnu::flatten).
+/// Stores v at p (any alignment).
+template <class V>
+[[gnu::always_inline]] inline void store(void* p, const V& v) {
+  std::memcpy(p, &v, sizeof(V));
+}
+
+#if defined(TILEKIT_VECTOR_STREAM)
+/// Streamed (non-temporal) store of v at p, aligned to V: 16 bytes with the
+/// build's SSE2; 32 and 64 in routines compiled for them (not always_inline:
+/// a caller of the build's own target cannot take them; the routines of
+/// with_vector_bytes inline every call, gnu::flatten).
+template <class V>
+[[gnu::always_inline]] inline void stream_128(void* p, const V& v) {
+  _mm_stream_si128(static_cast<__m128i*>(p), reinterpret_cast<const __m128i&>(v));
+}
 template <class V>
 [[gnu::target("avx")]] inline void stream_256(void* p, const V& v) {
   _mm256_stream_si256(static_cast<__m256i*>(p), reinterpret_cast<const __m256i&>(v));
@@ -139,66 +150,16 @@ template <class V>
   _mm512_stream_si512(static_cast<__m512i*>(p), reinterpret_cast<const __m512i&>(v));
 }
 #endif
-
-/// Stores v at p, streamed (non-temporal; p aligned to the vector) when
-/// `stream` and the host has streaming stores, else plainly. Native: the
-/// caller is compiled for vectors of V's size (the build's own width, or a
-/// dispatched routine), which then are streamed whole; other callers stream
-/// wider vectors as 16-byte pieces.
-template <bool Native, class V>
-[[gnu::always_inline]] inline void store(void* p, const V& v, bool stream) {
-#if defined(TILEKIT_VECTOR_STREAM)
-  if (stream) {
-    if constexpr (sizeof(V) == 16) {
-      _mm_stream_si128(static_cast<__m128i*>(p), reinterpret_cast<const __m128i&>(v));
-      return;
-    } else if constexpr (sizeof(V) <= TILEKIT_VECTOR_BYTES) {
-#if defined(__AVX512F__)
-      if constexpr (sizeof(V) == 64) {
-        _mm512_stream_si512(static_cast<__m512i*>(p), reinterpret_cast<const __m512i&>(v));
-        return;
-      }
-#endif
-#if defined(__AVX__)
-      if constexpr (sizeof(V) == 32) {
-        _mm256_stream_si256(static_cast<__m256i*>(p), reinterpret_cast<const __m256i&>(v));
-        return;
-      }
-#endif
-#if defined(TILEKIT_VECTOR_DISPATCH)
-    } else if constexpr (Native && sizeof(V) == 32) {
-      stream_256(p, v);
-      return;
-    } else if constexpr (Native && sizeof(V) == 64) {
-      stream_512(p, v);
-      return;
-#endif
-    } else {
-      for (std::size_t k = 0; k < sizeof(V); k += 16) {
-        __m128i q;
-        std::memcpy(&q, reinterpret_cast<const char*>(&v) + k, 16);
-        _mm_stream_si128(reinterpret_cast<__m128i*>(static_cast<char*>(p) + k), q);
-      }
-      return;
-    }
-  }
-#endif
-  (void)stream;
-  std::memcpy(p, &v, sizeof(V));
-}
 }  // namespace vector_detail
 #endif
 
 /// A line block: dst[c * ldd + r] = src[r * lds + c] for r < L, c < W (L =
 /// block_line_rows, W = block_lanes): L input rows of W elements become W
-/// output runs of L elements, a 64-byte line each, transposed as L / W
-/// blocks of W x W in registers; each run stored as L / W vectors, one after
-/// another, streamed when `stream` (the caller's runs then start on a line:
-/// a streamed whole line does not read the memory it replaces). Native: the
-/// caller is compiled for vectors of VB bytes (store).
-template <int VB, bool Native = false, class T>
+/// runs of L elements (64 bytes each), transposed as L / W blocks of W x W
+/// in registers, each run stored as L / W vectors.
+template <int VB, class T>
 KOKKOS_INLINE_FUNCTION void transpose_line_block(const T* src, std::ptrdiff_t lds, T* dst,
-                                                 std::ptrdiff_t ldd, bool stream) {
+                                                 std::ptrdiff_t ldd) {
 #if defined(TILEKIT_VECTOR_BYTES)
   constexpr int W = block_lanes<VB, T>();
   static_assert(W >= 2, "transpose_line_block: T is not moved in vectors");
@@ -214,10 +175,68 @@ KOKKOS_INLINE_FUNCTION void transpose_line_block(const T* src, std::ptrdiff_t ld
 #pragma GCC unroll 64
   for (int c = 0; c < W; ++c)
 #pragma GCC unroll 64
-    for (int g = 0; g < G; ++g) vector_detail::store<Native>(dst + c * ldd + g * W, x[g][c], stream);
+    for (int g = 0; g < G; ++g) vector_detail::store(dst + c * ldd + g * W, x[g][c]);
 #else
-  (void)src, (void)lds, (void)dst, (void)ldd, (void)stream;
+  (void)src, (void)lds, (void)dst, (void)ldd;
 #endif
+}
+
+#if defined(TILEKIT_VECTOR_STREAM)
+namespace vector_detail {
+/// The 64-byte line at d = the one at q, streamed as vectors of VB bytes.
+template <int VB, class T>
+[[gnu::always_inline]] inline void stream_line(T* d, const T* q) {
+  constexpr int per_vec = VB / static_cast<int>(sizeof(T));
+  using V = vec_t<T, per_vec>;
+#pragma GCC unroll 4
+  for (int k = 0; k < 64 / static_cast<int>(sizeof(T)); k += per_vec) {
+    const V v = load<V>(q + k);
+    if constexpr (VB == 16) stream_128(d + k, v);
+    else if constexpr (VB == 32) stream_256(d + k, v);
+    else stream_512(d + k, v);
+  }
+}
+}  // namespace vector_detail
+#endif
+
+/// dst[r * ldd + k] = src[r * lds + k] for r < rows, k < n (a scratch tile's
+/// rows written out): where `stream` (and the host has streaming stores),
+/// dst's whole 64-byte lines streamed as vectors of VB bytes (the caller is
+/// compiled for them: with_vector_bytes), the partial lines at the ends of a
+/// row stored plainly (a streamed part of a line costs the memory a
+/// read-modify-write of it); else plain stores. Rows that are whole lines
+/// take a loop without the ends (checked once: the ends' tests slowed the
+/// common case).
+template <int VB, class T>
+KOKKOS_INLINE_FUNCTION void put_rows_vectors(T* dst, std::ptrdiff_t ldd, const T* src,
+                                             std::ptrdiff_t lds, int rows, int n, bool stream) {
+#if defined(TILEKIT_VECTOR_STREAM)
+  constexpr int E = static_cast<int>(sizeof(T)), per_line = 64 / E;
+  static_assert(VB == 16 || VB == 32 || VB == 64, "put_rows_vectors: 16, 32 or 64 bytes");
+  const auto addr = reinterpret_cast<std::uintptr_t>(dst);
+  if (stream && 64 % E == 0 && addr % E == 0) {
+    if (addr % 64 == 0 && (ldd * E) % 64 == 0 && n % per_line == 0) {
+      for (int r = 0; r < rows; ++r)
+        for (int k = 0; k < n; k += per_line)
+          vector_detail::stream_line<VB>(dst + r * ldd + k, src + r * lds + k);
+      return;
+    }
+    for (int r = 0; r < rows; ++r) {
+      T* const d = dst + r * ldd;
+      const T* const q = src + r * lds;
+      const auto at = reinterpret_cast<std::uintptr_t>(d);
+      const int head = static_cast<int>((64 - at % 64) % 64) / E;
+      const int body = n > head ? (n - head) / per_line * per_line : 0;
+      for (int k = 0; k < (head < n ? head : n); ++k) d[k] = q[k];
+      for (int k = head; k < head + body; k += per_line) vector_detail::stream_line<VB>(d + k, q + k);
+      for (int k = head + body; k < n; ++k) d[k] = q[k];
+    }
+    return;
+  }
+#endif
+  (void)stream;
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0; k < n; ++k) dst[r * ldd + k] = src[r * lds + k];
 }
 
 /// dst[c * ldd + r] = row(r)[c] for r, c < W: a W x W block whose rows lie
@@ -234,7 +253,7 @@ KOKKOS_INLINE_FUNCTION void transpose_block(const Row& row, T* dst, std::ptrdiff
   for (int r = 0; r < W; ++r) x[r] = vector_detail::load<V>(row(r));
   vector_detail::transpose_rows<W>(x);
 #pragma GCC unroll 64
-  for (int c = 0; c < W; ++c) vector_detail::store<false>(dst + c * ldd, x[c], false);
+  for (int c = 0; c < W; ++c) vector_detail::store(dst + c * ldd, x[c]);
 #else
   (void)row, (void)dst, (void)ldd;
 #endif
@@ -259,8 +278,8 @@ KOKKOS_INLINE_FUNCTION void swap_blocks_transposed(T* a, T* b, std::ptrdiff_t ld
   vector_detail::transpose_rows<W>(y);
 #pragma GCC unroll 64
   for (int r = 0; r < W; ++r) {
-    vector_detail::store<false>(b + r * ld, x[r], false);
-    vector_detail::store<false>(a + r * ld, y[r], false);
+    vector_detail::store(b + r * ld, x[r]);
+    vector_detail::store(a + r * ld, y[r]);
   }
 #else
   (void)a, (void)b, (void)ld;
@@ -301,22 +320,20 @@ namespace vector_detail {
 // kernel's vector code is generated for it; a call per tile.
 template <class F>
 [[gnu::target("avx2"), gnu::flatten, gnu::noinline]] void run_avx2(const F& f) {
-  f(std::integral_constant<int, 32>{}, std::true_type{});
+  f(std::integral_constant<int, 32>{});
 }
 template <class F>
 [[gnu::target("avx512f,avx512bw,avx512vl,avx512dq"), gnu::flatten, gnu::noinline]] void run_avx512(
     const F& f) {
-  f(std::integral_constant<int, 64>{}, std::true_type{});
+  f(std::integral_constant<int, 64>{});
 }
 }  // namespace vector_detail
 #endif
 
-/// f(std::integral_constant<int, VB>{}, std::true_type{}) in a routine
-/// compiled for vectors of VB = vb bytes (vb from host_vector_bytes: the
-/// build's own width, or on x86-64 an AVX2 or AVX-512 routine), where vb >=
-/// Min; nothing otherwise (device passes, nvcc: no vectors). The second
-/// argument tells f's vector code it runs compiled for VB (store: whole
-/// streamed vectors).
+/// f(std::integral_constant<int, VB>{}) in a routine compiled for vectors of
+/// VB = vb bytes (vb from host_vector_bytes: the build's own width, or on
+/// x86-64 an AVX2 or AVX-512 routine), where vb >= Min; nothing otherwise
+/// (device passes, nvcc: no vectors).
 template <int Min, class F>
 KOKKOS_INLINE_FUNCTION void with_vector_bytes(int vb, const F& f) {
 #if defined(TILEKIT_VECTOR_DISPATCH)
@@ -328,7 +345,7 @@ KOKKOS_INLINE_FUNCTION void with_vector_bytes(int vb, const F& f) {
   }
 #endif
   if constexpr (vector_bytes() > 0 && vector_bytes() >= Min) {
-    if (vb == vector_bytes()) f(std::integral_constant<int, vector_bytes()>{}, std::true_type{});
+    if (vb == vector_bytes()) f(std::integral_constant<int, vector_bytes()>{});
   }
   (void)vb, (void)f;
 }

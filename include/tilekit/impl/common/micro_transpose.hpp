@@ -1,34 +1,33 @@
 #pragma once
-// The host path of the tiled transposes: a one-thread team moves its tile in
-// micro-blocks of B x B elements. Where the CPU running it has vectors wide
-// enough for the backend (Traits<Exec>::transpose_direct_min_bytes, read at
-// run time: backends::host_vector_bytes, backends/vector_block.hpp) and the
-// element is 1, 2, 4 or 8 bytes, the out-of-place transpose moves each tile
-// straight from the input to the output (transpose_direct): blocks of L x W
-// transposed in registers become whole 64-byte lines of output, streamed when
-// the output is large, with no scratch between. Elsewhere (narrower vectors,
-// tiles whose output rows do not start on a line while streaming, 16-byte
+// The host path of the tiled transposes: a one-thread team reads its tile
+// into scratch transposed, then writes each scratch row out as one whole
+// destination run (streamed when the output is large: streaming stores do
+// not read the destination lines first). Reads and writes are decoupled so
+// that each runs long: the tile is read L rows at a time across its whole
+// width (few streams, which the hardware prefetchers follow, whatever the
+// input's row stride), and every output row gets the tile's height at once.
+// Where the CPU running it has vectors wide enough for the backend
+// (Traits<Exec>::transpose_runtime_min_bytes, read at run time:
+// backends::host_vector_bytes, backends/vector_block.hpp) and the element is
+// 1, 2, 4 or 8 bytes, the tile goes into scratch in L x W blocks transposed
+// in registers (transpose_line_blocks); elsewhere (narrower vectors, 16-byte
 // elements, the in-place pair swap, the permute's tiled kernel: the boxes
 // whose scratch its plan lays out transposed, their rows through row
-// pointers) each tile is read from memory into scratch transposed (backends'
-// transpose_micro_edge; the pair swap's B x B micro-blocks as W x W vector
-// blocks of the build's width where they tile it (transpose_vector_bytes),
-// the out-of-place tiles' and the boxes' as plain loops with compile-time
-// trip counts, which are as fast there), then written as whole
-// destination rows, streamed when large (out of place; the permute's gathered
-// rows through a buffer). Streaming (non-temporal) stores do not read the
-// destination lines first.
+// pointers) in micro-blocks (backends' transpose_micro_edge; the pair swap's
+// B x B micro-blocks as W x W vector blocks of the build's width where they
+// tile it (transpose_vector_bytes), the others as plain loops with
+// compile-time trip counts).
 //
 // Backends choose it as data: Traits<Exec>::transpose_micro_edge (0 or
-// absent: the scratch path, as on GPUs), Traits<Exec>::transpose_vector_bytes
-// (0 or absent: no vector blocks in the scratch path),
-// Traits<Exec>::transpose_direct_min_bytes (the narrowest vectors with which
-// out-of-place tiles go direct; 0 or absent: never),
-// Traits<Exec>::transpose_direct_max_lanes (elements per vector there at
-// most), Traits<Exec>::stream_min_bytes
-// (outputs of at least this many bytes are streamed; 0 or absent: never) and
-// Traits<Exec>::transpose_prefetch_blocks (how many rows of micro-blocks
-// ahead the scratch path prefetches; 0 or absent: none).
+// absent: the scratch path of GPUs), Traits<Exec>::transpose_vector_bytes
+// (0 or absent: no vector blocks in the micro-blocks),
+// Traits<Exec>::transpose_runtime_min_bytes (the narrowest vectors with which
+// out-of-place tiles go in line blocks; 0 or absent: never),
+// Traits<Exec>::transpose_runtime_max_lanes (elements per vector there at
+// most), Traits<Exec>::stream_min_bytes (outputs of at least this many bytes
+// are streamed; 0 or absent: never) and Traits<Exec>::transpose_prefetch_blocks
+// (how many rows of micro-blocks ahead the micro-blocks prefetch; 0 or
+// absent: none).
 #include <tilekit/backends/traits.hpp>
 #include <tilekit/backends/prefetch.hpp>
 #include <tilekit/backends/stream_store.hpp>
@@ -204,16 +203,16 @@ constexpr int vector_lanes() {
   return backends::block_lanes<transpose_vector_bytes<Exec>(), T>();
 }
 
-/// Bytes of the vectors with which out-of-place tiles of T go straight from
-/// the input to the output on Exec (transpose_direct), read at run time: the
+/// Bytes of the vectors with which out-of-place tiles of T go into scratch
+/// in line blocks on Exec (transpose_line_blocks), read at run time: the
 /// widest the CPU gives (backends::host_vector_bytes), narrowed to the
-/// backend's transpose_direct_max_lanes elements of T, where that reaches its
-/// transpose_direct_min_bytes and T moves in vectors; 0 (the scratch path)
+/// backend's transpose_runtime_max_lanes elements of T, where that reaches its
+/// transpose_runtime_min_bytes and T moves in vectors; 0 (micro-blocks)
 /// otherwise.
 template <class Exec, class T>
-KOKKOS_INLINE_FUNCTION int direct_vector_bytes() {
-  constexpr int min = transpose_direct_min_bytes<Exec>();
-  constexpr int lanes = transpose_direct_max_lanes<Exec>();
+KOKKOS_INLINE_FUNCTION int runtime_vector_bytes() {
+  constexpr int min = transpose_runtime_min_bytes<Exec>();
+  constexpr int lanes = transpose_runtime_max_lanes<Exec>();
   if constexpr (min <= 0 || backends::block_lanes<64, T>() == 0) {
     return 0;
   } else {
@@ -224,59 +223,31 @@ KOKKOS_INLINE_FUNCTION int direct_vector_bytes() {
   }
 }
 
-/// Whether a tile written at dst, rows ldd elements apart, goes straight
-/// from the input to the output (transpose_direct) in a team of nt work
-/// items, given the direct path's vector bytes (0: none): a one-thread team,
-/// and, where the output is streamed, every output row of the tile starting
-/// on a 64-byte line (streamed stores of whole lines only; other tiles keep
-/// the scratch path, whose runs stream their whole lines wherever they start).
-template <class T>
-KOKKOS_INLINE_FUNCTION bool direct_tile(int bytes, const T* dst, index_t ldd, int nt, bool stream) {
-  constexpr index_t line = 64;
-  return bytes > 0 && nt == 1 &&
-         (!stream || (reinterpret_cast<std::uintptr_t>(dst) % line == 0 &&
-                      ldd * static_cast<index_t>(sizeof(T)) % line == 0));
-}
-
-/// dst[c * ldd + r] = src[r * lds + c] for r < nr, c < nc, without scratch:
-/// each L x W block (W: the vector's lanes; L rows: one 64-byte line of
-/// output) is transposed in registers (backends::transpose_line_block) into W
-/// runs of L elements. The tile goes down its rows L at a time over the
-/// columns of one 64-byte line of input (L columns: L / W blocks side by
-/// side), so each input line is used whole while its L rows are in L1 (were
-/// the groups of W columns taken down the whole tile one after another, an
-/// input line would be read once per group, and rows a multiple of 4 KiB
-/// apart share so few cache sets that it would come from memory each time),
-/// and the L output rows of those columns grow line after line, each line
-/// whole at once (a streamed store skips the read of the memory it replaces
-/// only for whole lines). Columns past the last whole line go in groups of W
-/// the same way; rows past the last whole line block, and columns past the
-/// last group of W, element by element, plainly.
-/// Native: the caller is compiled for vectors of VB bytes (whole vectors
-/// streamed; backends::with_vector_bytes).
-template <int VB, bool Native = false, class T>
-KOKKOS_INLINE_FUNCTION void transpose_direct(const T* src, index_t lds, T* dst, index_t ldd,
-                                             int nr, int nc, bool stream) {
+/// dst[c * ldd + r] = src[r * lds + c] for r < nr, c < nc (dst: a scratch
+/// tile): each L x W block (W: the vector's lanes; L rows: 64 bytes of a
+/// destination row) transposed in registers (backends::transpose_line_block)
+/// into W runs of L elements. The tile goes L rows at a time across all its
+/// columns, so its reads are L streams running along their rows (taking the
+/// columns down the tile instead reads as many streams as the tile has rows,
+/// too many for the prefetchers, and rows a multiple of 4 KiB apart share so
+/// few cache sets that lines come from memory twice). Rows past the last
+/// line block and columns past the last group of W go element by element.
+template <int VB, class T>
+KOKKOS_INLINE_FUNCTION void transpose_line_blocks(const T* src, index_t lds, T* dst, index_t ldd,
+                                                  int nr, int nc) {
   constexpr int W = backends::block_lanes<VB, T>();
   constexpr int L = backends::block_line_rows<VB, T>();
-  static_assert(W >= 2 && L >= W && L % W == 0, "transpose_direct: T is not moved in vectors");
-  const int fr = nr - nr % L, fl = nc - nc % L, fc = nc - nc % W;
-  // Columns [j, j + G W): G groups of W down the rows, side by side.
-  auto columns = [&](const int j, auto groups) {
-    constexpr int G = decltype(groups)::value;
-    for (int i = 0; i < fr; i += L)
+  static_assert(W >= 2 && L >= W && L % W == 0, "transpose_line_blocks: T is not moved in vectors");
+  const int fr = nr - nr % L, fc = nc - nc % W;
+  for (int i = 0; i < fr; i += L) {
+    for (int j = 0; j < fc; j += W)
+      backends::transpose_line_block<VB>(src + i * lds + j, lds, dst + j * ldd + i, ldd);
+    for (int j = fc; j < nc; ++j)
       TILEKIT_UNROLL
-      for (int g = 0; g < G; ++g)
-        backends::transpose_line_block<VB, Native>(src + i * lds + j + g * W, lds,
-                                                     dst + (j + g * W) * ldd + i, ldd, stream);
-    for (int i = fr; i < nr; ++i)
-      TILEKIT_UNROLL
-      for (int c = 0; c < G * W; ++c) dst[(j + c) * ldd + i] = src[i * lds + j + c];
-  };
-  for (int j = 0; j < fl; j += L) columns(j, std::integral_constant<int, L / W>{});
-  for (int j = fl; j < fc; j += W) columns(j, std::integral_constant<int, 1>{});
-  for (int j = fc; j < nc; ++j)
-    for (int i = 0; i < nr; ++i) dst[j * ldd + i] = src[i * lds + j];
+      for (int r = 0; r < L; ++r) dst[j * ldd + i + r] = src[(i + r) * lds + j];
+  }
+  for (int i = fr; i < nr; ++i)
+    for (int j = 0; j < nc; ++j) dst[j * ldd + i] = src[i * lds + j];
 }
 
 /// dst[r * ldd + c] = s(r, c) for r < nr, c < nc: a scratch tile written out

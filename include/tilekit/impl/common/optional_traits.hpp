@@ -28,11 +28,12 @@ TILEKIT_OPTIONAL_TRAIT(int, transpose_micro_edge, 0)
 /// Bytes of the host's vector registers with which the transposes move
 /// blocks in registers (backends/vector_block.hpp; 0: the scalar micro-kernel).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_vector_bytes, 0)
-/// Out-of-place tiles go straight from the input to the output in registers
-/// where the CPU's vectors have at least this many bytes (0: never).
-TILEKIT_OPTIONAL_TRAIT(int, transpose_direct_min_bytes, 0)
-/// The direct path's vectors hold at most this many elements (0: no bound).
-TILEKIT_OPTIONAL_TRAIT(int, transpose_direct_max_lanes, 0)
+/// Out-of-place tiles go into scratch in line blocks transposed in the
+/// registers of the CPU running them (vectors chosen at run time) where those
+/// have at least this many bytes (0: never).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_runtime_min_bytes, 0)
+/// Those vectors hold at most this many elements (0: no bound).
+TILEKIT_OPTIONAL_TRAIT(int, transpose_runtime_max_lanes, 0)
 /// Outputs of at least this many bytes are streamed (0: never).
 TILEKIT_OPTIONAL_TRAIT(double, stream_min_bytes, 0)
 /// In place: row strides, in bytes, of a multiple of which the pair swap's
@@ -104,10 +105,6 @@ TILEKIT_OPTIONAL_TRAIT(int, tile_scratch_level, 0)
 /// blocks, one-thread teams): tiles of rows x edge, the edge along the input's
 /// rows, so that a tile reads long runs of memory (0: square tiles).
 TILEKIT_OPTIONAL_TRAIT(int, transpose_tile_rows, 0)
-/// The most input a tile taller than transpose_tile_rows (the backend's
-/// transpose_tile_rows_for) may span, bytes: its rows x the row stride
-/// (host_transpose_rows; 0: no limit).
-TILEKIT_OPTIONAL_TRAIT(long, transpose_tall_span_bytes, 0)
 /// Micro-block rows ahead whose lines the transposes' micro-kernel prefetches
 /// on the host path while it reads a row of micro-blocks (0: none;
 /// micro_store_transposed_rows; the permute's boxes pass none).
@@ -156,26 +153,6 @@ template <class Exec, class T>
 constexpr int host_tile_rows(const backends::TileConfig& c) {
   return micro_edge<Exec, T>() > 0 && c.team_rows * c.vector == 1 ? transpose_tile_rows<Exec>()
                                                                    : 0;
-}
-
-/// The out-of-place transpose's input rows a tile of T on the host path, for
-/// a launch of `threads` threads over input rows `row_stride` elements
-/// apart: the backend's transpose_tile_rows_for(sizeof(T)) where it gives one,
-/// with more than one thread, and where such a tile spans at most the
-/// backend's transpose_tall_span_bytes of the input; else host_tile_rows (the
-/// permute's host boxes keep host_tile_rows); 0: square tiles.
-template <class Exec, class T>
-constexpr int host_transpose_rows(const backends::TileConfig& c, int threads,
-                                  std::int64_t row_stride) {
-  const int rows = host_tile_rows<Exec, T>(c);
-  if constexpr (requires { backends::Traits<Exec>::transpose_tile_rows_for(sizeof(T)); }) {
-    const int tall = backends::Traits<Exec>::transpose_tile_rows_for(sizeof(T));
-    constexpr long span = transpose_tall_span_bytes<Exec>();
-    const double bytes = static_cast<double>(tall) * static_cast<double>(row_stride) * sizeof(T);
-    if (rows > 0 && threads > 1 && (span <= 0 || bytes <= static_cast<double>(span)))
-      return tall;
-  }
-  return rows;
 }
 
 /// Whether a thin matrix takes the staged thin kernel: the backend has one,

@@ -94,15 +94,12 @@ class MatrixTranspose {
   int skew() const { return skew_; }
   /// Input rows of the tiled kernel's tiles (the tile edge where they are
   /// square): TransposeTiled's ti without a skew.
-  int tile_rows() const { return impl::tile_rows(host_transpose_rows(), config_.tile); }
+  int tile_rows() const { return impl::tile_rows(host_rows(), config_.tile); }
 
  private:
-  /// The backend's tile rows where its tiles take the host path, for this
-  /// space's threads and the planned input's row stride
-  /// (impl::host_transpose_rows); 0: square tiles.
-  int host_transpose_rows() const {
-    return impl::host_transpose_rows<ExecSpace, T>(config_, exec_.concurrency(), geom_.si0);
-  }
+  /// The backend's tile rows where its tiles take the host path
+  /// (impl::host_tile_rows); 0: square tiles.
+  int host_rows() const { return impl::host_tile_rows<ExecSpace, T>(config_); }
 
   bool thin(const TransposeGeom& g) const {
     constexpr int bytes = transpose_thin_bytes<ExecSpace>();

@@ -22,7 +22,7 @@ MatrixTranspose<ExecSpace, T>::MatrixTranspose(const ExecSpace& exec, const Tran
                          padded, /*max_edge=*/8192);
   if (opts.tile <= 0)
     config_.tile = fit_tile<ExecSpace>(config_.tile, geom_.m, geom_.n, exec_.concurrency(),
-                                       host_transpose_rows(), batch_.count);
+                                       host_rows(), batch_.count);
   detail::require_align(label_, align_);
   skew_ = launch(geom_, in, out, /*dry_run=*/true);  // the launch shape, checked now
 }

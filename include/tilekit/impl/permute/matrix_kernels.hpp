@@ -30,17 +30,15 @@ struct TransposeNaive {
 /// team's N staging registers per work item (GPUs: many work items per team),
 /// the next tile's loads are issued before the current tile is stored, so
 /// loads stay in flight across the barriers. Otherwise (CPUs: a team is one
-/// thread), where the CPU running it has vectors wide enough for the backend
-/// (direct_vector_bytes: transpose_direct_min_bytes, transpose_direct_max_lanes)
-/// and the tile's output rows allow it (direct_tile), the tile goes straight
-/// from the input to the output in blocks transposed in registers, whole
-/// output lines at a time, without scratch (transpose_direct); else, where
-/// the backend gives a micro-block edge, the tile is read into
-/// scratch already transposed, micro-block by micro-block, and written out as
-/// whole destination rows (streamed when the output is large), the teams
-/// walking the tiles down their columns so a thread's writes continue the
-/// same rows (common/micro_transpose.hpp); else it is read and written in row strips
-/// of K rows.
+/// thread), where the backend gives a micro-block edge, the tile is read into
+/// scratch already transposed and written out as whole destination rows
+/// (streamed when the output is large), the teams walking the tiles down
+/// their columns so a thread's writes continue the same rows
+/// (common/micro_transpose.hpp): in line blocks transposed in registers
+/// where the CPU running it has vectors wide enough for the backend
+/// (runtime_vector_bytes: transpose_runtime_min_bytes,
+/// transpose_runtime_max_lanes; transpose_line_blocks), else micro-block by
+/// micro-block; else it is read and written in row strips of K rows.
 ///
 /// Skewed tiles (skew = S > 1, staged tiles only): where the output's rows do
 /// not start on a memory transaction of S elements (an odd number of rows),
@@ -63,7 +61,7 @@ struct TransposeTiled {
   // The scratch path's micro-blocks: plain loops (no vector blocks).
   static constexpr int B = micro_edge<Exec, T, false>();
   static constexpr int PF = transpose_prefetch_blocks<Exec>();
-  static constexpr int DMIN = transpose_direct_min_bytes<Exec>();
+  static constexpr int VMIN = transpose_runtime_min_bytes<Exec>();
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Tile = ScratchTile<T, Exec>;
 
@@ -78,8 +76,8 @@ struct TransposeTiled {
   index_t phase = 0;  ///< skewed: out's address in elements, mod S
   index_t mtiles = 0;  ///< tiles of one matrix of a batch (0: one matrix, ntiles)
   index_t bi = 0, bo = 0;  ///< batches: element strides between matrices of in and out
-  /// Vector bytes of the direct path on the CPU running it (0: scratch path).
-  int direct_bytes = direct_vector_bytes<Exec, T>();
+  /// Vector bytes of the line blocks on the CPU running it (0: micro-blocks).
+  int runtime_bytes = runtime_vector_bytes<Exec, T>();
 
   static std::size_t scratch_bytes(int tile, int ld) { return Tile::shmem_size(tile, ld); }
   /// Rows a skewed tile writes: the largest multiple of S up to tile - S + 1
@@ -183,21 +181,26 @@ struct TransposeTiled {
     for (; t < ntiles; t += team.league_size()) {
       const Geom g = geom(t);
       const bool staged = stage_fits(N, g.nr, g.nc, nt);
-      const bool direct = !staged && direct_tile(direct_bytes, dst(g), ld_out, nt, stream);
+      bool lines = false;  // moved whole already (line blocks, one-thread teams)
       if (staged)
         stage_commit(v, s, g.nr, g.nc, tid, nt);
-      else if (direct) {  // in registers, straight to the output: no scratch
-        if constexpr (DMIN > 0)
-          backends::with_vector_bytes<DMIN>(direct_bytes, [&](auto vb, auto native) {
-            if constexpr (backends::block_lanes<decltype(vb)::value, T>() > 0)
-              transpose_direct<decltype(vb)::value, decltype(native)::value>(
-                  src(g), ld_in, dst(g), ld_out, g.nr, g.nc, stream);
-          });
-      } else if constexpr (B > 0)  // transposed on the way in: s(c, r) = in(r, c)
-        micro_store_transposed<B, PF>(src(g), ld_in, s.data(),
-                                      static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt,
-                                      rows_below(g));
-      else
+      else if constexpr (B > 0) {  // transposed on the way in: s(c, r) = in(r, c)
+        if constexpr (VMIN > 0)
+          if (nt == 1)
+            backends::with_vector_bytes<VMIN>(runtime_bytes, [&](auto vb) {
+              constexpr int VB = decltype(vb)::value;
+              if constexpr (backends::block_lanes<VB, T>() > 0) {
+                const auto lds = static_cast<index_t>(s.stride(0));
+                transpose_line_blocks<VB>(src(g), ld_in, s.data(), lds, g.nr, g.nc);
+                backends::put_rows_vectors<VB>(dst(g), ld_out, s.data(), lds, g.nc, g.nr, stream);
+                lines = true;
+              }
+            });
+        if (!lines)
+          micro_store_transposed<B, PF>(src(g), ld_in, s.data(),
+                                        static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt,
+                                        rows_below(g));
+      } else
         flat_tile_load<K>(s, src(g), ld_in, g.nr, g.nc, tid, nt);
       team.team_barrier();
       const index_t tn = t + team.league_size();
@@ -210,7 +213,7 @@ struct TransposeTiled {
         store_skewed(s, g, tid, nt);
       else if (staged)
         stage_store_transposed(s, dst(g), ld_out, g.nr, g.nc, tid, nt);
-      else if (direct) {  // written already
+      else if (lines) {  // written already
       } else if constexpr (B > 0)  // whole destination rows, one contiguous run each
         store_tile_rows(s, dst(g), ld_out, g.nc, g.nr, tid, nt, stream);
       else
