@@ -12,6 +12,8 @@
 #   bench/host_peer.sh BUILD MACHINE [SIZES] [REPS] [PEER_B]
 #   e.g. bench/host_peer.sh build dev2core-epyc 8192,16384 2 256
 #
+# Variants: VARIANTS (default copy_kernel,tiled,tiled_padded,inplace_blocked;
+# the tool's copy and memcpy rows come with any).
 # Threads: OMP_NUM_THREADS (default: every core), bound as the tool binds them
 # (OMP_PROC_BIND=spread OMP_PLACES=threads unless set). Run it on a quiet
 # machine, at nice 0 or below; the load is recorded in the file's command.
@@ -26,6 +28,7 @@ tool="$build/bin/tilekit"
 peer="$build/bin/avx2_transpose_peer"
 [[ -x $tool ]] || { echo "host_peer.sh: no tool at $tool" >&2; exit 2; }
 [[ -x $peer ]] || { echo "host_peer.sh: no peer at $peer (../shared/anchors absent or not x86-64)" >&2; exit 2; }
+variants=${VARIANTS:-copy_kernel,tiled,tiled_padded,inplace_blocked}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
 export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
 tmp=$(mktemp -d)
@@ -35,7 +38,7 @@ files=()
 for ((k = 1; k <= reps; ++k)); do
   # The tool takes one size a call: its files of this round, merged into one.
   for n in ${sizes//,/ }; do
-    "$tool" transpose --n "$n" --dtype float,double --space openmp --json "$tmp/tool-run$k-$n.json" \
+    "$tool" transpose --n "$n" --dtype float,double --space openmp --variant "$variants" --json "$tmp/tool-run$k-$n.json" \
       > /dev/null
   done
   python3 - "$tmp"/tool-run$k-*.json > "$tmp/tool-run$k.json" <<'PY'

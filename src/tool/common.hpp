@@ -40,7 +40,7 @@ void add_tile_options(CLI::App& app, Shape& s, const std::string& pad_help,
                       const std::string& steps_help, int max_tile) {
   app.add_option("--tile", s.tile,
                  "tile edge (default: the backend's; hosts' out-of-place transpose: tiles of 64 "
-                 "rows, 128 of 4-byte elements, by the edge)")
+                 "rows by the edge)")
       ->check(CLI::Range(1, max_tile));
   app.add_option("--team-rows", s.team_rows, "team size (default: the backend's)")
       ->check(CLI::Range(1, 1024));
