@@ -40,10 +40,11 @@ bool inplace_rows_aliased(index_t stride, double bytes) {
 /// stage both tiles in registers (N per tile) so all their loads are in
 /// flight together, and issue the next pair's loads before storing the
 /// current pair. One-thread teams (CPUs), where the backend gives a
-/// micro-block edge, read both tiles into scratch already transposed, micro-
-/// block by micro-block, and write each back as whole rows of the other's
-/// place (the out-of-place host path, common/micro_transpose.hpp); else they move
-/// row strips of K rows. Where the rows alias (inplace_rows_aliased: they
+/// micro-block edge, read both tiles into scratch already transposed (in line
+/// blocks where the CPU running it has vectors wide enough for the backend,
+/// runtime_vector_bytes; else micro-block by micro-block) and write each back
+/// as whole rows of the other's place (the out-of-place host path,
+/// common/micro_transpose.hpp); else they move row strips of K rows. Where the rows alias (inplace_rows_aliased: they
 /// share few cache sets, so a pair's lines do not stay cached from read to
 /// write), one-thread teams read the lower tile in strips of B rows, each
 /// written back from the upper tile at once (its lines still in L1), and
@@ -61,6 +62,7 @@ struct TransposeInplaceBlocked {
   static constexpr int B = micro_edge<Exec, T>();
   static constexpr int PF = transpose_prefetch_blocks<Exec>();
   static constexpr int VB = transpose_vector_bytes<Exec>();
+  static constexpr int VMIN = transpose_runtime_min_bytes<Exec>();
 
   T* a;
   index_t n;
@@ -68,6 +70,8 @@ struct TransposeInplaceBlocked {
   index_t tiles_per_edge, npairs;
   index_t stride, blocks_q, blocks;
   bool aliased;  // inplace_rows_aliased: strips of the lower tile, upper streamed
+  /// Vector bytes of the line blocks on the CPU running it (0: micro-blocks).
+  int runtime_bytes = runtime_vector_bytes<Exec, T>();
 
   static std::size_t scratch_bytes(int tile, int ld) { return 2 * Tile::shmem_size(tile, ld); }
 
@@ -109,7 +113,18 @@ struct TransposeInplaceBlocked {
     for (; p < total; p += team.league_size()) {
       const Pair q = pair_at(p);
       const bool staged = stage_fits(N, q.ni, q.nj, nt);
-      if (staged) {
+      bool lines = false;  // swapped whole already (line blocks, one-thread teams)
+      if constexpr (B > 0 && VMIN > 0)
+        if (!staged && nt == 1)
+          backends::with_vector_bytes<VMIN>(runtime_bytes, [&](auto w) {
+            constexpr int V = decltype(w)::value;
+            if constexpr (backends::block_lanes<V, T>() > 0) {
+              swap_in_line_blocks<V>(q, sa, sb, strips);
+              lines = true;
+            }
+          });
+      if (lines) {
+      } else if (staged) {
         stage_commit(va, sa, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_commit(vb, sb, q.nj, q.ni, tid, nt);
       } else if constexpr (B > 0) {  // transposed on the way in: sa = upper^T, sb = lower^T
@@ -139,7 +154,8 @@ struct TransposeInplaceBlocked {
         const Pair next = pair_at(pn);
         if (stage_fits(N, next.ni, next.nj, nt)) fetch(next);
       }
-      if (staged) {
+      if (lines) {
+      } else if (staged) {
         stage_store_transposed(sa, q.lower, stride, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_store_transposed(sb, q.upper, stride, q.nj, q.ni, tid, nt);
       } else if constexpr (B > 0) {  // whole rows, one contiguous run each
@@ -153,6 +169,37 @@ struct TransposeInplaceBlocked {
       team.team_barrier();
     }
     stream_fence(strips);
+  }
+
+  /// Pair q swapped by a one-thread team in line blocks of the CPU's vectors
+  /// (VB bytes, transpose_line_blocks): the upper tile read into sa
+  /// transposed, L rows at a time across its width, then the lower into sb,
+  /// each written back as whole rows of the other's place (put_rows_vectors).
+  /// Where the rows alias (`strips`), the lower tile goes in strips of L rows,
+  /// each overwritten from sa as soon as it is read (its lines still in L1),
+  /// and the upper tile's rows are streamed.
+  template <int V>
+  KOKKOS_INLINE_FUNCTION void swap_in_line_blocks(const Pair& q, const Tile& sa, const Tile& sb,
+                                                  bool strips) const {
+    constexpr int L = backends::block_line_rows<V, T>();
+    const auto la = static_cast<index_t>(sa.stride(0)), lb = static_cast<index_t>(sb.stride(0));
+    transpose_line_blocks<V>(q.upper, stride, sa.data(), la, q.ni, q.nj);
+    if (!q.mirrored) {  // the diagonal: transposed within itself
+      backends::put_rows_vectors<V>(q.upper, stride, sa.data(), la, q.nj, q.ni, false);
+      return;
+    }
+    if (strips) {
+      for (int r0 = 0; r0 < q.nj; r0 += L) {
+        const int h = Kokkos::min(L, q.nj - r0);
+        T* const strip = q.lower + r0 * stride;
+        transpose_line_blocks<V>(strip, stride, sb.data() + r0, lb, h, q.ni);
+        backends::put_rows_vectors<V>(strip, stride, sa.data() + r0 * la, la, h, q.ni, false);
+      }
+    } else {
+      transpose_line_blocks<V>(q.lower, stride, sb.data(), lb, q.nj, q.ni);
+      backends::put_rows_vectors<V>(q.lower, stride, sa.data(), la, q.nj, q.ni, false);
+    }
+    backends::put_rows_vectors<V>(q.upper, stride, sb.data(), lb, q.ni, q.nj, strips);
   }
 
   /// The lower tile of pair q read into sb transposed, B rows at a time, each
