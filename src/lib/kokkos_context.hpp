@@ -28,14 +28,14 @@ inline std::string kokkos_configuration() {
     << KOKKOS_VERSION % 100 << "; default space " << Kokkos::DefaultExecutionSpace::name()
     << "; host space " << Kokkos::DefaultHostExecutionSpace::name() << " ("
     << Kokkos::DefaultHostExecutionSpace().concurrency() << " threads";
-  // The thread binding the run had (README: "Running on a CPU").
+  // The thread binding the run had (docs/tool.md: "Running on a CPU").
   for (const char* var : {"OMP_PROC_BIND", "OMP_PLACES", "OMP_NUM_THREADS"}) {
     const char* v = std::getenv(var);
     s << ", " << var << '=' << (v ? v : "unset");
   }
   s << ')';
   // The host's page size mode: copies and tiled kernels alike can move faster on
-  // 2 MiB pages (README: "Running on a CPU"); glibc's tunables say whether malloc
+  // 2 MiB pages (docs/tool.md: "Running on a CPU"); glibc's tunables say whether malloc
   // asks for them.
   if (const std::string thp = transparent_huge_pages(); !thp.empty()) {
     const char* tunables = std::getenv("GLIBC_TUNABLES");
