@@ -196,3 +196,18 @@ function(tilekit_chunk_name out base group n_groups)
     set(${out} "${base}_${first}_${last}" PARENT_SCOPE)
   endif()
 endfunction()
+
+# tilekit_host_unit_guard(<space> <out_begin> <out_end>): the lines a generated
+# unit of <space> starts and ends its body with: beside a GPU backend (every
+# unit then goes through the GPU compiler), a host space's (Serial, OpenMP)
+# body under #if !TILEKIT_DEVICE_PASS, so that the device pass parses Kokkos
+# only (backends/tilekit/backends/device_pass.hpp); else nothing.
+function(tilekit_host_unit_guard space out_begin out_end)
+  if(NOT space STREQUAL "CUDA" AND "CUDA" IN_LIST _tilekit_enabled)
+    set(${out_begin} "#include <tilekit/backends/device_pass.hpp>\n#if !TILEKIT_DEVICE_PASS  // a host space's unit: no device code\n" PARENT_SCOPE)
+    set(${out_end} "#endif  // !TILEKIT_DEVICE_PASS\n" PARENT_SCOPE)
+  else()
+    set(${out_begin} "" PARENT_SCOPE)
+    set(${out_end} "" PARENT_SCOPE)
+  endif()
+endfunction()

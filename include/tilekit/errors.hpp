@@ -22,12 +22,63 @@ class invalid_argument : public std::invalid_argument {
 namespace detail {
 
 template <class View>
-std::string extents_string(const View& v) {
+constexpr bool is_right_or_left_v =
+    std::is_same_v<typename View::array_layout, Kokkos::LayoutRight> ||
+    std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>;
+
+template <class View>
+constexpr bool is_stride_v = std::is_same_v<typename View::array_layout, Kokkos::LayoutStride>;
+
+/// What the run-time checks read of a view, whatever its type (shape_of).
+/// The plans check shapes in code that is not a template of the view types,
+/// so that a program making plans on views of many ranks and layouts
+/// compiles the checks once, not once per view type.
+struct ViewShape {
+  static constexpr int max_rank = 8;  ///< Kokkos' largest
+  enum class Layout { right, left, stride };
+  int rank = 0;
+  Layout layout = Layout::right;
+  std::int64_t extent[max_rank] = {};
+  std::int64_t stride[max_rank] = {};
+  std::size_t size = 0;         ///< elements
+  std::size_t span = 0;         ///< Kokkos' span() (contiguous layouts: the elements' range)
+  bool contiguous = true;       ///< span_is_contiguous()
+  std::uintptr_t address = 0;   ///< data()
+  std::size_t element_bytes = 0;
+};
+
+template <class View>
+ViewShape shape_of(const View& v) {
+  static_assert(View::rank() <= ViewShape::max_rank, "tilekit: views have rank 8 or less");
+  ViewShape s;
+  s.rank = static_cast<int>(View::rank());
+  s.layout = is_stride_v<View> ? ViewShape::Layout::stride
+             : std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>
+                 ? ViewShape::Layout::left
+                 : ViewShape::Layout::right;
+  for (int r = 0; r < s.rank; ++r) {
+    s.extent[r] = static_cast<std::int64_t>(v.extent(r));
+    s.stride[r] = static_cast<std::int64_t>(v.stride(r));
+  }
+  s.size = v.size();
+  s.span = v.span();
+  s.contiguous = v.span_is_contiguous();
+  s.address = reinterpret_cast<std::uintptr_t>(v.data());
+  s.element_bytes = sizeof(typename View::value_type);
+  return s;
+}
+
+inline std::string extents_string(const ViewShape& v) {
   std::ostringstream s;
   s << '(';
-  for (unsigned r = 0; r < View::rank(); ++r) s << (r ? ", " : "") << v.extent(r);
+  for (int r = 0; r < v.rank; ++r) s << (r ? ", " : "") << v.extent[r];
   s << ')';
   return s.str();
+}
+
+template <class View>
+std::string extents_string(const View& v) {
+  return extents_string(shape_of(v));
 }
 
 [[noreturn]] inline void fail(const std::string& where, const std::string& what) {
@@ -41,96 +92,97 @@ inline void require_align(const std::string& where, int align) {
     fail(where, "align " + std::to_string(align) + " must be 0, -1 or a power of two (bytes)");
 }
 
-template <class View>
-constexpr bool is_right_or_left_v =
-    std::is_same_v<typename View::array_layout, Kokkos::LayoutRight> ||
-    std::is_same_v<typename View::array_layout, Kokkos::LayoutLeft>;
-
 /// The view must be contiguous in memory (LayoutRight or LayoutLeft, no
 /// padding, no stride): tilekit's kernels address it as one flat span.
-template <class View>
-void require_contiguous(const std::string& where, const char* name, const View& v) {
-  static_assert(is_right_or_left_v<View>,
-                "tilekit: views must be Kokkos::LayoutRight or Kokkos::LayoutLeft");
-  if (v.size() > 0 && !v.span_is_contiguous())
+inline void require_contiguous(const std::string& where, const char* name, const ViewShape& v) {
+  if (v.size > 0 && !v.contiguous)
     fail(where, std::string(name) + " with extents " + extents_string(v) +
                     " is not contiguous (padded allocation or subview)");
 }
 
 template <class View>
-constexpr bool is_stride_v = std::is_same_v<typename View::array_layout, Kokkos::LayoutStride>;
+void require_contiguous(const std::string& where, const char* name, const View& v) {
+  static_assert(is_right_or_left_v<View>,
+                "tilekit: views must be Kokkos::LayoutRight or Kokkos::LayoutLeft");
+  require_contiguous(where, name, shape_of(v));
+}
 
 /// A LayoutRight, LayoutLeft or LayoutStride view (docs/strided.md) whose
 /// elements are distinct: every stride of an extent > 1 is positive, and,
 /// sorted by stride, each dimension steps over the whole of the one before it
 /// (what any subview of a LayoutRight/LayoutLeft view satisfies). Zero,
 /// negative-free but overlapping strides throw.
+inline void require_strided(const std::string& where, const char* name, const ViewShape& v) {
+  if (v.layout != ViewShape::Layout::stride || v.size == 0) return;
+  std::int64_t e[ViewShape::max_rank], st[ViewShape::max_rank];
+  int k = 0;
+  for (int r = 0; r < v.rank; ++r)
+    if (v.extent[r] > 1) {
+      e[k] = v.extent[r];
+      st[k] = v.stride[r];
+      ++k;
+    }
+  for (int a = 1; a < k; ++a)  // insertion sort by stride (rank <= 8)
+    for (int b = a; b > 0 && st[b] < st[b - 1]; --b) {
+      std::swap(st[b], st[b - 1]);
+      std::swap(e[b], e[b - 1]);
+    }
+  std::int64_t span = 1;  // of the dimensions of smaller stride
+  for (int a = 0; a < k; ++a) {
+    std::ostringstream s;
+    for (int r = 0; r < v.rank; ++r) s << (r ? ", " : "(") << v.stride[r];
+    s << ')';
+    if (st[a] <= 0)
+      fail(where, std::string(name) + " with extents " + extents_string(v) + " has strides " +
+                      s.str() + ": a dimension of extent > 1 needs a positive stride");
+    if (a > 0 && st[a] < span)
+      fail(where, std::string(name) + " with extents " + extents_string(v) + " has strides " +
+                      s.str() + " whose elements overlap; tilekit needs distinct elements");
+    span += (e[a] - 1) * st[a];
+  }
+}
+
 template <class View>
 void require_strided(const std::string& where, const char* name, const View& v) {
   static_assert(is_right_or_left_v<View> || is_stride_v<View>,
                 "tilekit: views must be Kokkos::LayoutRight, LayoutLeft or LayoutStride");
-  if constexpr (is_stride_v<View>) {
-    if (v.size() == 0) return;
-    std::int64_t e[View::rank() + 1], st[View::rank() + 1];
-    int k = 0;
-    for (unsigned r = 0; r < View::rank(); ++r)
-      if (v.extent(r) > 1) {
-        e[k] = static_cast<std::int64_t>(v.extent(r));
-        st[k] = static_cast<std::int64_t>(v.stride(r));
-        ++k;
-      }
-    for (int a = 1; a < k; ++a)  // insertion sort by stride (rank <= 8)
-      for (int b = a; b > 0 && st[b] < st[b - 1]; --b) {
-        std::swap(st[b], st[b - 1]);
-        std::swap(e[b], e[b - 1]);
-      }
-    std::int64_t span = 1;  // of the dimensions of smaller stride
-    for (int a = 0; a < k; ++a) {
-      std::ostringstream s;
-      for (unsigned r = 0; r < View::rank(); ++r) s << (r ? ", " : "(") << v.stride(r);
-      s << ')';
-      if (st[a] <= 0)
-        fail(where, std::string(name) + " with extents " + extents_string(v) + " has strides " +
-                        s.str() + ": a dimension of extent > 1 needs a positive stride");
-      if (a > 0 && st[a] < span)
-        fail(where, std::string(name) + " with extents " + extents_string(v) + " has strides " +
-                        s.str() + " whose elements overlap; tilekit needs distinct elements");
-      span += (e[a] - 1) * st[a];
-    }
-  }
+  require_strided(where, name, shape_of(v));
 }
 
 /// Elements from the first to one past the last of a non-empty view: span()
 /// for contiguous layouts; for LayoutStride 1 + sum (extent - 1) * stride
 /// (Kokkos' span() there may reach past the last element).
-template <class View>
-std::size_t address_span(const View& v) {
-  if constexpr (is_stride_v<View>) {
-    std::size_t s = 1;
-    for (unsigned r = 0; r < View::rank(); ++r) s += (v.extent(r) - 1) * v.stride(r);
-    return s;
-  } else {
-    return v.span();
-  }
+inline std::size_t address_span(const ViewShape& v) {
+  if (v.layout != ViewShape::Layout::stride) return v.span;
+  std::size_t s = 1;
+  for (int r = 0; r < v.rank; ++r)
+    s += static_cast<std::size_t>(v.extent[r] - 1) * static_cast<std::size_t>(v.stride[r]);
+  return s;
 }
 
 /// True when the address ranges of a and b overlap (for strided views, the
 /// ranges from the first to the last element: interleaved windows count).
+inline bool overlaps(const ViewShape& a, const ViewShape& b) {
+  if (a.size == 0 || b.size == 0) return false;
+  const std::uintptr_t a1 = a.address + address_span(a) * a.element_bytes;
+  const std::uintptr_t b1 = b.address + address_span(b) * b.element_bytes;
+  return a.address < b1 && b.address < a1;
+}
+
 template <class A, class B>
 bool overlaps(const A& a, const B& b) {
-  if (a.size() == 0 || b.size() == 0) return false;
-  auto a0 = reinterpret_cast<std::uintptr_t>(a.data());
-  auto b0 = reinterpret_cast<std::uintptr_t>(b.data());
-  auto a1 = a0 + address_span(a) * sizeof(typename A::value_type);
-  auto b1 = b0 + address_span(b) * sizeof(typename B::value_type);
-  return a0 < b1 && b0 < a1;
+  return overlaps(shape_of(a), shape_of(b));
+}
+
+inline void require_disjoint(const std::string& where, const ViewShape& in, const ViewShape& out) {
+  if (overlaps(in, out))
+    fail(where, "input " + extents_string(in) + " and output " + extents_string(out) +
+                    " share memory; use the in-place call or separate views");
 }
 
 template <class A, class B>
 void require_disjoint(const std::string& where, const A& in, const B& out) {
-  if (overlaps(in, out))
-    fail(where, "input " + extents_string(in) + " and output " + extents_string(out) +
-                    " share memory; use the in-place call or separate views");
+  require_disjoint(where, shape_of(in), shape_of(out));
 }
 
 /// a * b, throwing when the product does not fit in int64.

@@ -26,6 +26,7 @@ foreach(n 0 3 1)
     # Each line under the file the unit includes (the tool's subcommands
     # instantiate cases of the same text, each its own function).
     file(STRINGS "${unit}" included REGEX "^#include")
+    list(GET included -1 included)  # (a host space's units include backends' device_pass.hpp first)
     file(STRINGS "${unit}" unit_lines REGEX "^TILEKIT_")
     list(TRANSFORM unit_lines PREPEND "${included}: ")
     list(APPEND lines ${unit_lines})

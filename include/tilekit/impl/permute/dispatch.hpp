@@ -95,18 +95,9 @@ class PermutePlan {
   PermutePlan(const ExecSpace& exec, const InView& in, const OutView& out,
               const std::vector<int>& perm, PermuteVariant variant = PermuteVariant::fused,
               PermuteOptions opts = {})
-      : exec_(exec), variant_(variant), opts_(std::move(opts)), rank_(InView::rank()),
-        perm_(perm), left_(impl::is_left_v<InView>),
-        strided_(detail::is_stride_v<InView> || detail::is_stride_v<OutView>),
-        out_at_(static_cast<index_t>(reinterpret_cast<std::uintptr_t>(out.data()) / sizeof(TOut))) {
-    impl::check_permutation(where(), perm_, rank_);
-    for (int d = 0; d < rank_; ++d) {
-      extents_.push_back(static_cast<index_t>(in.extent(d)));
-      in_strides_.push_back(static_cast<index_t>(in.stride(d)));
-      out_strides_.push_back(static_cast<index_t>(out.stride(d)));
-    }
-    check(in, out);
-    plan(in.data(), out.data());
+      : PermutePlan(shapes_t{}, exec, detail::shape_of(in), detail::shape_of(out), perm, variant,
+                    std::move(opts)) {
+    check_types<InView, OutView>();
   }
 
   /// The conjugating plan: Conjugate must be true (the deduction guides make
@@ -172,54 +163,33 @@ class PermutePlan {
   /// the planned rank, layout, extents and strides, disjoint.
   template <class InView, class OutView>
   void check(const InView& in, const OutView& out) const {
+    check_types<InView, OutView>();
+    check_shapes(detail::shape_of(in), detail::shape_of(out));
+  }
+
+ private:
+  /// The views' types: what the compiler checks. Everything else the plan
+  /// reads of the views is run-time data (detail::ViewShape), so that the
+  /// constructor, execute() and check() of a plan compile their work once per
+  /// plan type (in the library for its compiled plans), not once per view type.
+  template <class InView, class OutView>
+  static constexpr void check_types() {
     static_assert(InView::rank() >= 1 && InView::rank() <= impl::permute_max_rank,
                   "tilekit::permute: views must have rank 1 to 8");
     static_assert(InView::rank() == OutView::rank(),
                   "tilekit::permute: input and output must have the same rank");
+    static_assert((detail::is_right_or_left_v<InView> || detail::is_stride_v<InView>) &&
+                      (detail::is_right_or_left_v<OutView> || detail::is_stride_v<OutView>),
+                  "tilekit: views must be Kokkos::LayoutRight, LayoutLeft or LayoutStride");
     detail::require_in_out_strided_pair<ExecSpace, T, InView, OutView, TOut>();
-    const std::string& w = where();
-    constexpr bool strided = detail::is_stride_v<InView> || detail::is_stride_v<OutView>;
-    if (static_cast<int>(InView::rank()) != rank_ || strided != strided_ ||
-        (!strided && impl::is_left_v<InView> != left_))
-      detail::fail(w, "views of rank " + std::to_string(InView::rank()) +
-                          " and another layout than the planned rank " + std::to_string(rank_));
-    bool in_ok = true, out_ok = true;
-    for (int d = 0; d < rank_; ++d) {
-      in_ok = in_ok && static_cast<index_t>(in.extent(d)) == extents_[d];
-      out_ok = out_ok && static_cast<index_t>(out.extent(d)) == extents_[perm_[d]];
-    }
-    if (!in_ok)
-      detail::fail(w, "input extents " + detail::extents_string(in) + " differ from the planned (" +
-                          impl::join(extents_, rank_) + ")");
-    if (!out_ok) {
-      std::vector<index_t> want(rank_);
-      for (int d = 0; d < rank_; ++d) want[d] = extents_[perm_[d]];
-      detail::fail(w, "output extents " + detail::extents_string(out) +
-                          " must be the input extents (" + impl::join(extents_, rank_) +
-                          ") permuted by [" + impl::join(perm_, rank_) + "], (" +
-                          impl::join(want, rank_) + ")");
-    }
-    if constexpr (strided) {
-      bool same = true;
-      for (int d = 0; d < rank_; ++d)
-        same = same && static_cast<index_t>(in.stride(d)) == in_strides_[d] &&
-               static_cast<index_t>(out.stride(d)) == out_strides_[d];
-      if (!same)
-        detail::fail(w, "strides differ from the planned views' (input (" +
-                            impl::join(in_strides_, rank_) + "), output (" +
-                            impl::join(out_strides_, rank_) + "))");
-      detail::require_strided(w, "input", in);
-      detail::require_strided(w, "output", out);
-    } else {
-      detail::require_contiguous(w, "input", in);
-      detail::require_contiguous(w, "output", out);
-    }
-    detail::require_disjoint(w, in, out);
-    index_t n = 1;
-    for (int d = 0; d < rank_; ++d) n = detail::checked_mul(w, n, extents_[d]);
   }
 
- private:
+  struct shapes_t {};
+  PermutePlan(shapes_t, const ExecSpace& exec, const detail::ViewShape& in,
+              const detail::ViewShape& out, const std::vector<int>& perm, PermuteVariant variant,
+              PermuteOptions opts);
+  void check_shapes(const detail::ViewShape& in, const detail::ViewShape& out) const;
+
   using Mem = typename ExecSpace::memory_space;
   static constexpr int K = backends::Traits<ExecSpace>::loads_in_flight;
   /// Staging registers per work item: the backend's count of 8-byte ones, so
@@ -425,6 +395,71 @@ class PermutePlan {
   impl::InterleaveGeom interleave_{};  ///< the interleave method's (t = 0: none)
   std::string interleave_kernel_;      ///< its kernel's label
 };
+
+template <class ExecSpace, class T, class TOut, bool Conjugate>
+PermutePlan<ExecSpace, T, TOut, Conjugate>::PermutePlan(shapes_t, const ExecSpace& exec,
+                                                        const detail::ViewShape& in,
+                                                        const detail::ViewShape& out,
+                                                        const std::vector<int>& perm,
+                                                        PermuteVariant variant, PermuteOptions opts)
+    : exec_(exec), variant_(variant), opts_(std::move(opts)), rank_(in.rank), perm_(perm),
+      left_(in.layout == detail::ViewShape::Layout::left),
+      strided_(in.layout == detail::ViewShape::Layout::stride ||
+               out.layout == detail::ViewShape::Layout::stride),
+      out_at_(static_cast<index_t>(out.address / sizeof(TOut))) {
+  impl::check_permutation(where(), perm_, rank_);
+  for (int d = 0; d < rank_; ++d) {
+    extents_.push_back(in.extent[d]);
+    in_strides_.push_back(in.stride[d]);
+    out_strides_.push_back(out.stride[d]);
+  }
+  check_shapes(in, out);
+  plan(reinterpret_cast<const T*>(in.address), reinterpret_cast<const TOut*>(out.address));
+}
+
+template <class ExecSpace, class T, class TOut, bool Conjugate>
+void PermutePlan<ExecSpace, T, TOut, Conjugate>::check_shapes(const detail::ViewShape& in,
+                                                              const detail::ViewShape& out) const {
+  using Layout = detail::ViewShape::Layout;
+  const std::string& w = where();
+  const bool strided = in.layout == Layout::stride || out.layout == Layout::stride;
+  if (in.rank != rank_ || strided != strided_ || (!strided && (in.layout == Layout::left) != left_))
+    detail::fail(w, "views of rank " + std::to_string(in.rank) +
+                        " and another layout than the planned rank " + std::to_string(rank_));
+  bool in_ok = true, out_ok = true;
+  for (int d = 0; d < rank_; ++d) {
+    in_ok = in_ok && in.extent[d] == extents_[d];
+    out_ok = out_ok && out.extent[d] == extents_[perm_[d]];
+  }
+  if (!in_ok)
+    detail::fail(w, "input extents " + detail::extents_string(in) + " differ from the planned (" +
+                        impl::join(extents_, rank_) + ")");
+  if (!out_ok) {
+    std::vector<index_t> want(rank_);
+    for (int d = 0; d < rank_; ++d) want[d] = extents_[perm_[d]];
+    detail::fail(w, "output extents " + detail::extents_string(out) +
+                        " must be the input extents (" + impl::join(extents_, rank_) +
+                        ") permuted by [" + impl::join(perm_, rank_) + "], (" +
+                        impl::join(want, rank_) + ")");
+  }
+  if (strided) {
+    bool same = true;
+    for (int d = 0; d < rank_; ++d)
+      same = same && in.stride[d] == in_strides_[d] && out.stride[d] == out_strides_[d];
+    if (!same)
+      detail::fail(w, "strides differ from the planned views' (input (" +
+                          impl::join(in_strides_, rank_) + "), output (" +
+                          impl::join(out_strides_, rank_) + "))");
+    detail::require_strided(w, "input", in);
+    detail::require_strided(w, "output", out);
+  } else {
+    detail::require_contiguous(w, "input", in);
+    detail::require_contiguous(w, "output", out);
+  }
+  detail::require_disjoint(w, in, out);
+  index_t n = 1;
+  for (int d = 0; d < rank_; ++d) n = detail::checked_mul(w, n, extents_[d]);
+}
 
 template <class ExecSpace, class T, class TOut, bool Conjugate>
 void PermutePlan<ExecSpace, T, TOut, Conjugate>::plan(const T* in, const TOut* out) {
