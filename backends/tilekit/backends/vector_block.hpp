@@ -332,19 +332,20 @@ template <class F>
 
 /// f(std::integral_constant<int, VB>{}) in a routine compiled for vectors of
 /// VB = vb bytes (vb from host_vector_bytes: the build's own width, or on
-/// x86-64 an AVX2 or AVX-512 routine), where vb >= Min; nothing otherwise
-/// (device passes, nvcc: no vectors).
-template <int Min, class F>
+/// x86-64 an AVX2 or AVX-512 routine), where Min <= vb <= Max; nothing
+/// otherwise (device passes, nvcc: no vectors). Only the routines of widths
+/// in [Min, Max] are compiled: give Max as the widest vb the caller passes.
+template <int Min, int Max = 64, class F>
 KOKKOS_INLINE_FUNCTION void with_vector_bytes(int vb, const F& f) {
 #if defined(TILEKIT_VECTOR_DISPATCH)
-  if constexpr (TILEKIT_VECTOR_BYTES < 64 && Min <= 64) {
+  if constexpr (TILEKIT_VECTOR_BYTES < 64 && Min <= 64 && Max >= 64) {
     if (vb == 64) return vector_detail::run_avx512(f);
   }
-  if constexpr (TILEKIT_VECTOR_BYTES < 32 && Min <= 32) {
+  if constexpr (TILEKIT_VECTOR_BYTES < 32 && Min <= 32 && Max >= 32) {
     if (vb == 32) return vector_detail::run_avx2(f);
   }
 #endif
-  if constexpr (vector_bytes() > 0 && vector_bytes() >= Min) {
+  if constexpr (vector_bytes() > 0 && vector_bytes() >= Min && vector_bytes() <= Max) {
     if (vb == vector_bytes()) f(std::integral_constant<int, vector_bytes()>{});
   }
   (void)vb, (void)f;

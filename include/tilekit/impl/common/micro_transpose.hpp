@@ -223,6 +223,25 @@ KOKKOS_INLINE_FUNCTION int runtime_vector_bytes() {
   }
 }
 
+/// The widest vectors runtime_vector_bytes<Exec, T> can give on any CPU
+/// (transpose_runtime_max_lanes elements of T, at most 64 bytes), or 0 where
+/// it gives 0 on every CPU: the kernels compile the routines of
+/// backends::with_vector_bytes up to this width only (for floats no AVX-512
+/// routine, for 1- and 2-byte elements none), not routines no CPU runs.
+template <class Exec, class T>
+constexpr int runtime_max_vector_bytes() {
+  constexpr int min = transpose_runtime_min_bytes<Exec>();
+  constexpr int lanes = transpose_runtime_max_lanes<Exec>();
+  if constexpr (min <= 0 || backends::block_lanes<64, T>() == 0) {
+    return 0;
+  } else {
+    constexpr int cap = lanes > 0 && lanes * static_cast<int>(sizeof(T)) < 64
+                            ? lanes * static_cast<int>(sizeof(T))
+                            : 64;
+    return cap >= min ? cap : 0;
+  }
+}
+
 /// dst[c * ldd + r] = src[r * lds + c] for r < nr, c < nc (dst: a scratch
 /// tile): each L x W block (W: the vector's lanes; L rows: 64 bytes of a
 /// destination row) transposed in registers (backends::transpose_line_block)

@@ -62,6 +62,7 @@ struct TransposeTiled {
   static constexpr int B = micro_edge<Exec, T, false>();
   static constexpr int PF = transpose_prefetch_blocks<Exec>();
   static constexpr int VMIN = transpose_runtime_min_bytes<Exec>();
+  static constexpr int VMAX = runtime_max_vector_bytes<Exec, T>();  ///< 0: no line blocks
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Tile = ScratchTile<T, Exec>;
 
@@ -185,9 +186,9 @@ struct TransposeTiled {
       if (staged)
         stage_commit(v, s, g.nr, g.nc, tid, nt);
       else if constexpr (B > 0) {  // transposed on the way in: s(c, r) = in(r, c)
-        if constexpr (VMIN > 0)
+        if constexpr (VMAX > 0)
           if (nt == 1)
-            backends::with_vector_bytes<VMIN>(runtime_bytes, [&](auto vb) {
+            backends::with_vector_bytes<VMIN, VMAX>(runtime_bytes, [&](auto vb) {
               constexpr int VB = decltype(vb)::value;
               if constexpr (backends::block_lanes<VB, T>() > 0) {
                 const auto lds = static_cast<index_t>(s.stride(0));

@@ -63,6 +63,7 @@ struct TransposeInplaceBlocked {
   static constexpr int PF = transpose_prefetch_blocks<Exec>();
   static constexpr int VB = transpose_vector_bytes<Exec>();
   static constexpr int VMIN = transpose_runtime_min_bytes<Exec>();
+  static constexpr int VMAX = runtime_max_vector_bytes<Exec, T>();  ///< 0: no line blocks
 
   T* a;
   index_t n;
@@ -114,9 +115,9 @@ struct TransposeInplaceBlocked {
       const Pair q = pair_at(p);
       const bool staged = stage_fits(N, q.ni, q.nj, nt);
       bool lines = false;  // swapped whole already (line blocks, one-thread teams)
-      if constexpr (B > 0 && VMIN > 0)
+      if constexpr (B > 0 && VMAX > 0)
         if (!staged && nt == 1)
-          backends::with_vector_bytes<VMIN>(runtime_bytes, [&](auto w) {
+          backends::with_vector_bytes<VMIN, VMAX>(runtime_bytes, [&](auto w) {
             constexpr int V = decltype(w)::value;
             if constexpr (backends::block_lanes<V, T>() > 0) {
               swap_in_line_blocks<V>(q, sa, sb, strips);
