@@ -203,31 +203,13 @@ constexpr int vector_lanes() {
   return backends::block_lanes<transpose_vector_bytes<Exec>(), T>();
 }
 
-/// Bytes of the vectors with which out-of-place tiles of T go into scratch
-/// in line blocks on Exec (transpose_line_blocks), read at run time: the
-/// widest the CPU gives (backends::host_vector_bytes), narrowed to the
-/// backend's transpose_runtime_max_lanes elements of T, where that reaches its
-/// transpose_runtime_min_bytes and T moves in vectors; 0 (micro-blocks)
-/// otherwise.
-template <class Exec, class T>
-KOKKOS_INLINE_FUNCTION int runtime_vector_bytes() {
-  constexpr int min = transpose_runtime_min_bytes<Exec>();
-  constexpr int lanes = transpose_runtime_max_lanes<Exec>();
-  if constexpr (min <= 0 || backends::block_lanes<64, T>() == 0) {
-    return 0;
-  } else {
-    int vb = backends::host_vector_bytes();
-    constexpr int cap = lanes > 0 ? lanes * static_cast<int>(sizeof(T)) : 64;
-    vb = vb < cap ? vb : cap;
-    return vb >= min ? vb : 0;
-  }
-}
-
-/// The widest vectors runtime_vector_bytes<Exec, T> can give on any CPU
-/// (transpose_runtime_max_lanes elements of T, at most 64 bytes), or 0 where
-/// it gives 0 on every CPU: the kernels compile the routines of
-/// backends::with_vector_bytes up to this width only (for floats no AVX-512
-/// routine, for 1- and 2-byte elements none), not routines no CPU runs.
+/// The widest vectors with which out-of-place tiles of T go into scratch in
+/// line blocks on Exec on any CPU: the backend's transpose_runtime_max_lanes
+/// elements of T (at most 64 bytes), or 0 where that is below its
+/// transpose_runtime_min_bytes or T does not move in vectors. The kernels
+/// compile the routines of backends::with_vector_bytes up to this width only
+/// (for floats no AVX-512 routine, for 1- and 2-byte elements none), not
+/// routines no CPU runs.
 template <class Exec, class T>
 constexpr int runtime_max_vector_bytes() {
   constexpr int min = transpose_runtime_min_bytes<Exec>();
@@ -239,6 +221,23 @@ constexpr int runtime_max_vector_bytes() {
                             ? lanes * static_cast<int>(sizeof(T))
                             : 64;
     return cap >= min ? cap : 0;
+  }
+}
+
+/// The vectors those line blocks take on the CPU running it, read at run
+/// time: the widest it gives (backends::host_vector_bytes), narrowed to
+/// runtime_max_vector_bytes, where that still reaches the backend's
+/// transpose_runtime_min_bytes; 0 (micro-blocks) otherwise.
+template <class Exec, class T>
+KOKKOS_INLINE_FUNCTION int runtime_vector_bytes() {
+  constexpr int top = runtime_max_vector_bytes<Exec, T>();
+  constexpr int min = transpose_runtime_min_bytes<Exec>();
+  if constexpr (top == 0) {
+    return 0;
+  } else {
+    const int vb = backends::host_vector_bytes();
+    const int w = vb < top ? vb : top;
+    return w >= min ? w : 0;
   }
 }
 
