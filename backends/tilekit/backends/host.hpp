@@ -40,9 +40,9 @@ struct HostTraits {
   /// NEON) the micro-blocks were as fast (docs/performance.md) ...
   static constexpr int transpose_runtime_min_bytes = 32;
   /// ... with at most 8 elements per vector (8 x 8 blocks of floats with
-  /// AVX2, of doubles with AVX-512): a line block keeps its 64 / sizeof(T)
-  /// rows in registers, which wider vectors of small elements overflow, so
-  /// 1- and 2-byte elements keep the micro-blocks.
+  /// AVX2, of doubles with AVX-512): a line block keeps at least W rows in
+  /// registers, which wider vectors of small elements overflow, so 1- and
+  /// 2-byte elements keep the micro-blocks.
   static constexpr int transpose_runtime_max_lanes = 8;
   /// Outputs past the last-level cache are streamed (no read of the lines).
   static constexpr long stream_min_bytes = 1L << 25;

@@ -67,11 +67,13 @@ constexpr int block_lanes() {
     return VB / e >= 2 ? VB / e : 0;
 }
 
-/// Input rows of a line block of T: a 64-byte line of the output's rows (at
-/// least one block of W).
+/// Input rows of a line block of T: 8 (at least one block of W), so a tile
+/// is read as 8 streams along its rows; 16 streams (a 64-byte line of
+/// floats per scratch row) read slower on one and two threads
+/// (docs/performance.md).
 template <int VB, class T>
 constexpr int block_line_rows() {
-  constexpr int W = block_lanes<VB, T>(), L = 64 / static_cast<int>(sizeof(T));
+  constexpr int W = block_lanes<VB, T>(), L = 8;
   return W == 0 ? 0 : L > W ? L : W;
 }
 
@@ -155,8 +157,8 @@ template <class V>
 
 /// A line block: dst[c * ldd + r] = src[r * lds + c] for r < L, c < W (L =
 /// block_line_rows, W = block_lanes): L input rows of W elements become W
-/// runs of L elements (64 bytes each), transposed as L / W blocks of W x W
-/// in registers, each run stored as L / W vectors.
+/// runs of L elements, transposed as L / W blocks of W x W in registers,
+/// each run stored as L / W vectors.
 template <int VB, class T>
 KOKKOS_INLINE_FUNCTION void transpose_line_block(const T* src, std::ptrdiff_t lds, T* dst,
                                                  std::ptrdiff_t ldd) {

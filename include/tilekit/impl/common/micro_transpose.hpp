@@ -242,8 +242,8 @@ KOKKOS_INLINE_FUNCTION int runtime_vector_bytes() {
 }
 
 /// dst[c * ldd + r] = src[r * lds + c] for r < nr, c < nc (dst: a scratch
-/// tile): each L x W block (W: the vector's lanes; L rows: 64 bytes of a
-/// destination row) transposed in registers (backends::transpose_line_block)
+/// tile): each L x W block (W: the vector's lanes; L rows:
+/// backends::block_line_rows) transposed in registers (backends::transpose_line_block)
 /// into W runs of L elements. The tile goes L rows at a time across all its
 /// columns, so its reads are L streams running along their rows (taking the
 /// columns down the tile instead reads as many streams as the tile has rows,
