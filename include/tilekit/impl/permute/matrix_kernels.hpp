@@ -214,11 +214,12 @@ struct TransposeTiled {
         store_skewed(s, g, tid, nt);
       else if (staged)
         stage_store_transposed(s, dst(g), ld_out, g.nr, g.nc, tid, nt);
-      else if (lines) {  // written already
-      } else if constexpr (B > 0)  // whole destination rows, one contiguous run each
-        store_tile_rows(s, dst(g), ld_out, g.nc, g.nr, tid, nt, stream);
-      else
-        flat_store_transposed<K>(s, dst(g), ld_out, g.nr, g.nc, tid, nt);
+      else if (!lines) {  // (line blocks wrote their tile already)
+        if constexpr (B > 0)  // whole destination rows, one contiguous run each
+          store_tile_rows(s, dst(g), ld_out, g.nc, g.nr, tid, nt, stream);
+        else
+          flat_store_transposed<K>(s, dst(g), ld_out, g.nr, g.nc, tid, nt);
+      }
       team.team_barrier();
     }
     stream_fence(stream);

@@ -124,29 +124,30 @@ struct TransposeInplaceBlocked {
               lines = true;
             }
           });
-      if (lines) {
-      } else if (staged) {
+      if (staged) {
         stage_commit(va, sa, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_commit(vb, sb, q.nj, q.ni, tid, nt);
-      } else if constexpr (B > 0) {  // transposed on the way in: sa = upper^T, sb = lower^T
-        // Each tile's last rows prefetch the first rows read next: the
-        // lower tile's, then the next pair's upper (a host's teams take
-        // consecutive pairs; none where nothing is prefetched).
-        const Pair nq = PF > 0 && p + 1 < total ? pair_at(p + 1) : Pair{};
-        const RowsAhead next{nq.ni, nq.nj};  // the next pair's upper tile (none: 0 rows)
-        micro_store_transposed_rows<B, PF, VB>(
-            rows_then(q.upper, q.ni, q.mirrored ? q.lower : nq.upper, stride), sa.data(),
-            static_cast<index_t>(sa.stride(0)), q.ni, q.nj, tid, nt,
-            q.mirrored ? RowsAhead{q.nj, q.ni} : next);
-        if (q.mirrored && strips)
-          swap_lower_in_strips(q, sa, sb, nq.upper, next);
-        else if (q.mirrored)
-          micro_store_transposed_rows<B, PF, VB>(rows_then(q.lower, q.nj, nq.upper, stride),
-                                             sb.data(), static_cast<index_t>(sb.stride(0)), q.nj,
-                                             q.ni, tid, nt, next);
-      } else {
-        flat_tile_load<K>(sa, q.upper, stride, q.ni, q.nj, tid, nt);
-        if (q.mirrored) flat_tile_load<K>(sb, q.lower, stride, q.nj, q.ni, tid, nt);
+      } else if (!lines) {  // (line blocks swapped the pair already)
+        if constexpr (B > 0) {  // transposed on the way in: sa = upper^T, sb = lower^T
+          // Each tile's last rows prefetch the first rows read next: the
+          // lower tile's, then the next pair's upper (a host's teams take
+          // consecutive pairs; none where nothing is prefetched).
+          const Pair nq = PF > 0 && p + 1 < total ? pair_at(p + 1) : Pair{};
+          const RowsAhead next{nq.ni, nq.nj};  // the next pair's upper tile (none: 0 rows)
+          micro_store_transposed_rows<B, PF, VB>(
+              rows_then(q.upper, q.ni, q.mirrored ? q.lower : nq.upper, stride), sa.data(),
+              static_cast<index_t>(sa.stride(0)), q.ni, q.nj, tid, nt,
+              q.mirrored ? RowsAhead{q.nj, q.ni} : next);
+          if (q.mirrored && strips)
+            swap_lower_in_strips(q, sa, sb, nq.upper, next);
+          else if (q.mirrored)
+            micro_store_transposed_rows<B, PF, VB>(rows_then(q.lower, q.nj, nq.upper, stride),
+                                               sb.data(), static_cast<index_t>(sb.stride(0)), q.nj,
+                                               q.ni, tid, nt, next);
+        } else {
+          flat_tile_load<K>(sa, q.upper, stride, q.ni, q.nj, tid, nt);
+          if (q.mirrored) flat_tile_load<K>(sb, q.lower, stride, q.nj, q.ni, tid, nt);
+        }
       }
       team.team_barrier();
       // The next pair's loads are issued before this pair is stored.
@@ -155,17 +156,18 @@ struct TransposeInplaceBlocked {
         const Pair next = pair_at(pn);
         if (stage_fits(N, next.ni, next.nj, nt)) fetch(next);
       }
-      if (lines) {
-      } else if (staged) {
+      if (staged) {
         stage_store_transposed(sa, q.lower, stride, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_store_transposed(sb, q.upper, stride, q.nj, q.ni, tid, nt);
-      } else if constexpr (B > 0) {  // whole rows, one contiguous run each
-        if (!(q.mirrored && strips))  // else written strip by strip already
-          store_tile_rows(sa, q.lower, stride, q.nj, q.ni, tid, nt, false);
-        if (q.mirrored) store_tile_rows(sb, q.upper, stride, q.ni, q.nj, tid, nt, strips);
-      } else {
-        flat_store_transposed<K>(sa, q.lower, stride, q.ni, q.nj, tid, nt);
-        if (q.mirrored) flat_store_transposed<K>(sb, q.upper, stride, q.nj, q.ni, tid, nt);
+      } else if (!lines) {
+        if constexpr (B > 0) {  // whole rows, one contiguous run each
+          if (!(q.mirrored && strips))  // else written strip by strip already
+            store_tile_rows(sa, q.lower, stride, q.nj, q.ni, tid, nt, false);
+          if (q.mirrored) store_tile_rows(sb, q.upper, stride, q.ni, q.nj, tid, nt, strips);
+        } else {
+          flat_store_transposed<K>(sa, q.lower, stride, q.ni, q.nj, tid, nt);
+          if (q.mirrored) flat_store_transposed<K>(sb, q.upper, stride, q.nj, q.ni, tid, nt);
+        }
       }
       team.team_barrier();
     }
