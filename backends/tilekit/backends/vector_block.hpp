@@ -155,13 +155,13 @@ template <class V>
 }  // namespace vector_detail
 #endif
 
-/// A line block: dst[c * ldd + r] = src[r * lds + c] for r < L, c < W (L =
-/// block_line_rows, W = block_lanes): L input rows of W elements become W
-/// runs of L elements, transposed as L / W blocks of W x W in registers,
-/// each run stored as L / W vectors.
-template <int VB, class T>
-KOKKOS_INLINE_FUNCTION void transpose_line_block(const T* src, std::ptrdiff_t lds, T* dst,
-                                                 std::ptrdiff_t ldd) {
+/// A line block: dst[c * ldd + r] = row(r)[c] for r < L, c < W (L =
+/// block_line_rows, W = block_lanes; row(r): a pointer to the block's part
+/// of input row r, rows anywhere): L input rows of W elements become W runs
+/// of L elements, transposed as L / W blocks of W x W in registers, each run
+/// stored as L / W vectors.
+template <int VB, class T, class Row>
+KOKKOS_INLINE_FUNCTION void transpose_line_block(const Row& row, T* dst, std::ptrdiff_t ldd) {
 #if defined(TILEKIT_VECTOR_BYTES)
   constexpr int W = block_lanes<VB, T>();
   static_assert(W >= 2, "transpose_line_block: T is not moved in vectors");
@@ -171,7 +171,7 @@ KOKKOS_INLINE_FUNCTION void transpose_line_block(const T* src, std::ptrdiff_t ld
 #pragma GCC unroll 64
   for (int g = 0; g < G; ++g) {
 #pragma GCC unroll 64
-    for (int r = 0; r < W; ++r) x[g][r] = vector_detail::load<V>(src + (g * W + r) * lds);
+    for (int r = 0; r < W; ++r) x[g][r] = vector_detail::load<V>(row(g * W + r));
     vector_detail::transpose_rows<W>(x[g]);
   }
 #pragma GCC unroll 64
@@ -179,7 +179,7 @@ KOKKOS_INLINE_FUNCTION void transpose_line_block(const T* src, std::ptrdiff_t ld
 #pragma GCC unroll 64
     for (int g = 0; g < G; ++g) vector_detail::store(dst + c * ldd + g * W, x[g][c]);
 #else
-  (void)src, (void)lds, (void)dst, (void)ldd;
+  (void)row, (void)dst, (void)ldd;
 #endif
 }
 

@@ -241,31 +241,45 @@ KOKKOS_INLINE_FUNCTION int runtime_vector_bytes() {
   }
 }
 
-/// dst[c * ldd + r] = src[r * lds + c] for r < nr, c < nc (dst: a scratch
-/// tile): each L x W block (W: the vector's lanes; L rows:
-/// backends::block_line_rows) transposed in registers (backends::transpose_line_block)
-/// into W runs of L elements. The tile goes L rows at a time across all its
-/// columns, so its reads are L streams running along their rows (taking the
-/// columns down the tile instead reads as many streams as the tile has rows,
-/// too many for the prefetchers, and rows a multiple of 4 KiB apart share so
-/// few cache sets that lines come from memory twice). Rows past the last
-/// line block and columns past the last group of W go element by element.
-template <int VB, class T>
-KOKKOS_INLINE_FUNCTION void transpose_line_blocks(const T* src, index_t lds, T* dst, index_t ldd,
-                                                  int nr, int nc) {
+/// dst[c * ldd + r] = row(r)[c] for r < nr, c < nc (row(r): a pointer to
+/// the tile's row r, rows anywhere; dst: a scratch tile): each L x W block
+/// (W: the vector's lanes; L rows: backends::block_line_rows) transposed in
+/// registers (backends::transpose_line_block) into W runs of L elements. The
+/// tile goes L rows at a time across all its columns, so its reads are L
+/// streams running along their rows (taking the columns down the tile
+/// instead reads as many streams as the tile has rows, too many for the
+/// prefetchers, and rows a multiple of 4 KiB apart share so few cache sets
+/// that lines come from memory twice). Rows past the last line block and
+/// columns past the last group of W go element by element.
+template <int VB, class T, class Row>
+KOKKOS_INLINE_FUNCTION void transpose_line_blocks_rows(const Row& row, T* dst, index_t ldd, int nr,
+                                                       int nc) {
   constexpr int W = backends::block_lanes<VB, T>();
   constexpr int L = backends::block_line_rows<VB, T>();
   static_assert(W >= 2 && L >= W && L % W == 0, "transpose_line_blocks: T is not moved in vectors");
   const int fr = nr - nr % L, fc = nc - nc % W;
   for (int i = 0; i < fr; i += L) {
+    const T* p[L];
+    TILEKIT_UNROLL
+    for (int r = 0; r < L; ++r) p[r] = row(i + r);
     for (int j = 0; j < fc; j += W)
-      backends::transpose_line_block<VB>(src + i * lds + j, lds, dst + j * ldd + i, ldd);
+      backends::transpose_line_block<VB>([&](const int r) { return p[r] + j; }, dst + j * ldd + i,
+                                         ldd);
     for (int j = fc; j < nc; ++j)
       TILEKIT_UNROLL
-      for (int r = 0; r < L; ++r) dst[j * ldd + i + r] = src[(i + r) * lds + j];
+      for (int r = 0; r < L; ++r) dst[j * ldd + i + r] = p[r][j];
   }
-  for (int i = fr; i < nr; ++i)
-    for (int j = 0; j < nc; ++j) dst[j * ldd + i] = src[i * lds + j];
+  for (int i = fr; i < nr; ++i) {
+    const T* const q = row(i);
+    for (int j = 0; j < nc; ++j) dst[j * ldd + i] = q[j];
+  }
+}
+
+/// The same from a tile of row stride lds at src (the transposes).
+template <int VB, class T>
+KOKKOS_INLINE_FUNCTION void transpose_line_blocks(const T* src, index_t lds, T* dst, index_t ldd,
+                                                  int nr, int nc) {
+  transpose_line_blocks_rows<VB>([&](const int r) { return src + r * lds; }, dst, ldd, nr, nc);
 }
 
 /// dst[r * ldd + c] = s(r, c) for r < nr, c < nc: a scratch tile written out

@@ -204,6 +204,10 @@ struct PermuteTiled {
   /// Micro-block edge of the host path (plain loops, no vector blocks); 0:
   /// none (GPUs).
   static constexpr int B = micro_edge<Exec, T, false>();
+  /// One-thread teams read transposed boxes in line blocks of the CPU's
+  /// vectors, as the transposes' tiles (0: micro-blocks only).
+  static constexpr int VMIN = transpose_runtime_min_bytes<Exec>();
+  static constexpr int VMAX = runtime_max_vector_bytes<Exec, T>();
   /// The host path and a pure move: whole rows may be copied (and streamed).
   static constexpr bool runs = host_run_copy<Exec, T, Store>;
   using Scratch = ScratchArray<T, Exec>;
@@ -220,6 +224,8 @@ struct PermuteTiled {
   const index_t* tables;  ///< unused (may be null) for an affine box
   TiledLayout L;
   Store store;
+  /// Vector bytes of the line blocks on the CPU running it (0: micro-blocks).
+  int runtime_bytes = runtime_vector_bytes<Exec, T>();
 
   static std::size_t scratch_bytes(const TiledLayout& L) {
     const std::size_t tables =
@@ -320,6 +326,27 @@ TILEKIT_UNROLL
     }
   }
 
+  /// Box rows of the input at src into scratch s transposed, in line blocks
+  /// of the CPU's vectors (transpose_line_blocks_rows); false where it has
+  /// none for T. Its arguments are copies: the dispatch's lambda takes their
+  /// addresses, which the caller's own variables then keep out of registers
+  /// (GCC no longer vectorised the tile loop's other loops).
+  template <class Box>
+  KOKKOS_INLINE_FUNCTION bool load_in_lines(const T* src, const Box box, T* s, int ld, int nr,
+                                            int nc) const {
+    bool done = false;
+    if constexpr (VMAX > 0)
+      backends::with_vector_bytes<VMIN, VMAX>(runtime_bytes, [&](auto vb) {
+        constexpr int VB = decltype(vb)::value;
+        if constexpr (backends::block_lanes<VB, T>() > 0) {
+          transpose_line_blocks_rows<VB>([&](const int r) { return src + box.in_row(r); }, s, ld,
+                                         nr, nc);
+          done = true;
+        }
+      });
+    return done;
+  }
+
   /// The team's tiles t = league_rank, + league_size, ...
   template <class Box>
   KOKKOS_INLINE_FUNCTION void move(const member_type& team, const Scratch& s, const Box box) const {
@@ -367,8 +394,10 @@ TILEKIT_UNROLL
                       });
       else if (B > 0 && tr) {
         if constexpr (B > 0)  // s(c ld + r) = in(r, c)
-          micro_store_transposed_rows<B>([&](const int r) { return src + box.in_row(r); }, s.data(),
-                                         ld, g.count[load_rows], g.count[load_cols], tid, nt);
+          if (nt > 1 || !load_in_lines(src, box, s.data(), ld, g.count[load_rows], g.count[load_cols]))
+            micro_store_transposed_rows<B>([&](const int r) { return src + box.in_row(r); },
+                                           s.data(), ld, g.count[load_rows], g.count[load_cols],
+                                           tid, nt);
       } else
         flat_move<K>(
             g.count[load_rows], g.count[load_cols], tid, nt,
