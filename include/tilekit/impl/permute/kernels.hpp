@@ -224,8 +224,6 @@ struct PermuteTiled {
   const index_t* tables;  ///< unused (may be null) for an affine box
   TiledLayout L;
   Store store;
-  /// Vector bytes of the line blocks on the CPU running it (0: micro-blocks).
-  int runtime_bytes = runtime_vector_bytes<Exec, T>();
 
   static std::size_t scratch_bytes(const TiledLayout& L) {
     const std::size_t tables =
@@ -335,8 +333,10 @@ TILEKIT_UNROLL
   KOKKOS_INLINE_FUNCTION bool load_in_lines(const T* src, const Box box, T* s, int ld, int nr,
                                             int nc) const {
     bool done = false;
+    // The CPU's vectors are read here, not kept in the functor: a GPU's
+    // kernel argument stays as small as before (KernelArgumentIsSmall).
     if constexpr (VMAX > 0)
-      backends::with_vector_bytes<VMIN, VMAX>(runtime_bytes, [&](auto vb) {
+      backends::with_vector_bytes<VMIN, VMAX>(runtime_vector_bytes<Exec, T>(), [&](auto vb) {
         constexpr int VB = decltype(vb)::value;
         if constexpr (backends::block_lanes<VB, T>() > 0) {
           transpose_line_blocks_rows<VB>([&](const int r) { return src + box.in_row(r); }, s, ld,
