@@ -394,7 +394,8 @@ TILEKIT_UNROLL
                       });
       else if (B > 0 && tr) {
         if constexpr (B > 0)  // s(c ld + r) = in(r, c)
-          if (nt > 1 || !load_in_lines(src, box, s.data(), ld, g.count[load_rows], g.count[load_cols]))
+          if (nt > 1 ||
+              !load_in_lines(src, box, s.data(), ld, g.count[load_rows], g.count[load_cols]))
             micro_store_transposed_rows<B>([&](const int r) { return src + box.in_row(r); },
                                            s.data(), ld, g.count[load_rows], g.count[load_cols],
                                            tid, nt);
