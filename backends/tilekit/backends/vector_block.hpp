@@ -68,8 +68,9 @@ constexpr int block_lanes() {
 }
 
 /// Input rows of a line block of T: 8 (at least one block of W), so a tile
-/// is read as 8 streams along its rows; 16 streams (a 64-byte line of
-/// floats per scratch row) read slower on one and two threads
+/// is read as 8 streams along its rows. 16 streams (a 64-byte line of
+/// floats per scratch row) read slower on a 2-core laptop-class machine with
+/// one thread and with two, faster only on a server core alone
 /// (docs/performance.md).
 template <int VB, class T>
 constexpr int block_line_rows() {
