@@ -249,29 +249,41 @@ KOKKOS_INLINE_FUNCTION int runtime_vector_bytes() {
 /// streams running along their rows (taking the columns down the tile
 /// instead reads as many streams as the tile has rows, too many for the
 /// prefetchers, and rows a multiple of 4 KiB apart share so few cache sets
-/// that lines come from memory twice). Rows past the last line block and
-/// columns past the last group of W go element by element.
+/// that lines come from memory twice). Where nr or nc is no multiple of L or
+/// W, the last block ends at the tile's edge and overlaps the one before it,
+/// whose elements it writes again unchanged: every element still moves in
+/// vectors, where element by element the rows left over would take a store
+/// each (7 of a box's 47 rows). Only a tile of fewer than L rows or W
+/// columns goes element by element along that side.
 template <int VB, class T, class Row>
 KOKKOS_INLINE_FUNCTION void transpose_line_blocks_rows(const Row& row, T* dst, index_t ldd, int nr,
                                                        int nc) {
   constexpr int W = backends::block_lanes<VB, T>();
   constexpr int L = backends::block_line_rows<VB, T>();
   static_assert(W >= 2 && L >= W && L % W == 0, "transpose_line_blocks: T is not moved in vectors");
-  const int fr = nr - nr % L, fc = nc - nc % W;
-  for (int i = 0; i < fr; i += L) {
+  if (nr < L) {
+    for (int i = 0; i < nr; ++i) {
+      const T* const q = row(i);
+      for (int j = 0; j < nc; ++j) dst[j * ldd + i] = q[j];
+    }
+    return;
+  }
+  for (int i0 = 0; i0 < nr; i0 += L) {
+    const int i = i0 + L <= nr ? i0 : nr - L;  // the last block: rows nr - L .. nr - 1
     const T* p[L];
     TILEKIT_UNROLL
     for (int r = 0; r < L; ++r) p[r] = row(i + r);
-    for (int j = 0; j < fc; j += W)
+    if (nc < W) {
+      for (int j = 0; j < nc; ++j)
+        TILEKIT_UNROLL
+        for (int r = 0; r < L; ++r) dst[j * ldd + i + r] = p[r][j];
+      continue;
+    }
+    for (int j0 = 0; j0 < nc; j0 += W) {
+      const int j = j0 + W <= nc ? j0 : nc - W;  // the last group: columns nc - W .. nc - 1
       backends::transpose_line_block<VB>([&](const int r) { return p[r] + j; }, dst + j * ldd + i,
                                          ldd);
-    for (int j = fc; j < nc; ++j)
-      TILEKIT_UNROLL
-      for (int r = 0; r < L; ++r) dst[j * ldd + i + r] = p[r][j];
-  }
-  for (int i = fr; i < nr; ++i) {
-    const T* const q = row(i);
-    for (int j = 0; j < nc; ++j) dst[j * ldd + i] = q[j];
+    }
   }
 }
 
