@@ -241,6 +241,32 @@ KOKKOS_INLINE_FUNCTION int runtime_vector_bytes() {
   }
 }
 
+/// f(std::integral_constant<int, VB>{}) in the routine of the CPU's vectors
+/// (backends::with_vector_bytes at runtime_vector_bytes: VB bytes) where
+/// tiles of T go into scratch in line blocks of them on Exec; false, f not
+/// called, where they do not (T not moved in vectors, a GPU's pass, a CPU
+/// without the vectors). The one dispatch of the kernels' line blocks. The
+/// width is read at each call (a static, read once per process), not kept
+/// in a functor: a GPU kernel's argument stays as small. f runs in another
+/// routine: a lambda that captures the caller's locals by reference keeps
+/// them in memory, which can cost the caller's own loops their vectors (pass
+/// copies where that matters).
+template <class Exec, class T, class F>
+KOKKOS_INLINE_FUNCTION bool in_line_blocks(const F& f) {
+  constexpr int top = runtime_max_vector_bytes<Exec, T>();
+  bool done = false;
+  if constexpr (top > 0)
+    backends::with_vector_bytes<transpose_runtime_min_bytes<Exec>(), top>(
+        runtime_vector_bytes<Exec, T>(), [&](auto vb) {
+          if constexpr (backends::block_lanes<decltype(vb)::value, T>() > 0) {
+            f(vb);
+            done = true;
+          }
+        });
+  (void)f;
+  return done;
+}
+
 /// dst[c * ldd + r] = row(r)[c] for r < nr, c < nc (row(r): a pointer to
 /// the tile's row r, rows anywhere; dst: a scratch tile): each L x W block
 /// (W: the vector's lanes; L rows: backends::block_line_rows) transposed in

@@ -61,8 +61,6 @@ struct TransposeTiled {
   // The scratch path's micro-blocks: plain loops (no vector blocks).
   static constexpr int B = micro_edge<Exec, T, false>();
   static constexpr int PF = transpose_prefetch_blocks<Exec>();
-  static constexpr int VMIN = transpose_runtime_min_bytes<Exec>();
-  static constexpr int VMAX = runtime_max_vector_bytes<Exec, T>();  ///< 0: no line blocks
   using member_type = typename Kokkos::TeamPolicy<Exec>::member_type;
   using Tile = ScratchTile<T, Exec>;
 
@@ -77,8 +75,6 @@ struct TransposeTiled {
   index_t phase = 0;  ///< skewed: out's address in elements, mod S
   index_t mtiles = 0;  ///< tiles of one matrix of a batch (0: one matrix, ntiles)
   index_t bi = 0, bo = 0;  ///< batches: element strides between matrices of in and out
-  /// Vector bytes of the line blocks on the CPU running it (0: micro-blocks).
-  int runtime_bytes = runtime_vector_bytes<Exec, T>();
 
   static std::size_t scratch_bytes(int tile, int ld) { return Tile::shmem_size(tile, ld); }
   /// Rows a skewed tile writes: the largest multiple of S up to tile - S + 1
@@ -186,17 +182,13 @@ struct TransposeTiled {
       if (staged)
         stage_commit(v, s, g.nr, g.nc, tid, nt);
       else if constexpr (B > 0) {  // transposed on the way in: s(c, r) = in(r, c)
-        if constexpr (VMAX > 0)
-          if (nt == 1)
-            backends::with_vector_bytes<VMIN, VMAX>(runtime_bytes, [&](auto vb) {
-              constexpr int VB = decltype(vb)::value;
-              if constexpr (backends::block_lanes<VB, T>() > 0) {
-                const auto lds = static_cast<index_t>(s.stride(0));
-                transpose_line_blocks<VB>(src(g), ld_in, s.data(), lds, g.nr, g.nc);
-                backends::put_rows_vectors<VB>(dst(g), ld_out, s.data(), lds, g.nc, g.nr, stream);
-                lines = true;
-              }
-            });
+        if (nt == 1)
+          lines = in_line_blocks<Exec, T>([&](auto vb) {
+            constexpr int VB = decltype(vb)::value;
+            const auto lds = static_cast<index_t>(s.stride(0));
+            transpose_line_blocks<VB>(src(g), ld_in, s.data(), lds, g.nr, g.nc);
+            backends::put_rows_vectors<VB>(dst(g), ld_out, s.data(), lds, g.nc, g.nr, stream);
+          });
         if (!lines)
           micro_store_transposed<B, PF>(src(g), ld_in, s.data(),
                                         static_cast<index_t>(s.stride(0)), g.nr, g.nc, tid, nt,

@@ -62,8 +62,6 @@ struct TransposeInplaceBlocked {
   static constexpr int B = micro_edge<Exec, T>();
   static constexpr int PF = transpose_prefetch_blocks<Exec>();
   static constexpr int VB = transpose_vector_bytes<Exec>();
-  static constexpr int VMIN = transpose_runtime_min_bytes<Exec>();
-  static constexpr int VMAX = runtime_max_vector_bytes<Exec, T>();  ///< 0: no line blocks
 
   T* a;
   index_t n;
@@ -71,8 +69,6 @@ struct TransposeInplaceBlocked {
   index_t tiles_per_edge, npairs;
   index_t stride, blocks_q, blocks;
   bool aliased;  // inplace_rows_aliased: strips of the lower tile, upper streamed
-  /// Vector bytes of the line blocks on the CPU running it (0: micro-blocks).
-  int runtime_bytes = runtime_vector_bytes<Exec, T>();
 
   static std::size_t scratch_bytes(int tile, int ld) { return 2 * Tile::shmem_size(tile, ld); }
 
@@ -115,15 +111,10 @@ struct TransposeInplaceBlocked {
       const Pair q = pair_at(p);
       const bool staged = stage_fits(N, q.ni, q.nj, nt);
       bool lines = false;  // swapped whole already (line blocks, one-thread teams)
-      if constexpr (B > 0 && VMAX > 0)
+      if constexpr (B > 0)
         if (!staged && nt == 1)
-          backends::with_vector_bytes<VMIN, VMAX>(runtime_bytes, [&](auto w) {
-            constexpr int V = decltype(w)::value;
-            if constexpr (backends::block_lanes<V, T>() > 0) {
-              swap_in_line_blocks<V>(q, sa, sb, strips);
-              lines = true;
-            }
-          });
+          lines = in_line_blocks<Exec, T>(
+              [&](auto w) { swap_in_line_blocks<decltype(w)::value>(q, sa, sb, strips); });
       if (staged) {
         stage_commit(va, sa, q.ni, q.nj, tid, nt);
         if (q.mirrored) stage_commit(vb, sb, q.nj, q.ni, tid, nt);
