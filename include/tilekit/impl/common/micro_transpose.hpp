@@ -245,7 +245,8 @@ KOKKOS_INLINE_FUNCTION int runtime_vector_bytes() {
 /// (backends::with_vector_bytes at runtime_vector_bytes: VB bytes) where
 /// tiles of T go into scratch in line blocks of them on Exec; false, f not
 /// called, where they do not (T not moved in vectors, a GPU's pass, a CPU
-/// without the vectors). The one dispatch of the kernels' line blocks. The
+/// without the vectors). The transposes' one dispatch of their line blocks
+/// (PermuteTiled::load_in_lines keeps its own, and says why). The
 /// width is read at each call (a static, read once per process), not kept
 /// in a functor: a GPU kernel's argument stays as small. f runs in another
 /// routine: a lambda that captures the caller's locals by reference keeps

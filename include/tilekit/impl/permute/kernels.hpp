@@ -204,6 +204,10 @@ struct PermuteTiled {
   /// Micro-block edge of the host path (plain loops, no vector blocks); 0:
   /// none (GPUs).
   static constexpr int B = micro_edge<Exec, T, false>();
+  /// One-thread teams read transposed boxes in line blocks of the CPU's
+  /// vectors, as the transposes' tiles (0: micro-blocks only).
+  static constexpr int VMIN = transpose_runtime_min_bytes<Exec>();
+  static constexpr int VMAX = runtime_max_vector_bytes<Exec, T>();
   /// The host path and a pure move: whole rows may be copied (and streamed).
   static constexpr bool runs = host_run_copy<Exec, T, Store>;
   using Scratch = ScratchArray<T, Exec>;
@@ -324,14 +328,26 @@ TILEKIT_UNROLL
   /// of the CPU's vectors (transpose_line_blocks_rows); false where it has
   /// none for T. Its arguments are copies: the dispatch's lambda takes their
   /// addresses, which the caller's own variables then keep out of registers
-  /// (GCC no longer vectorised the tile loop's other loops).
+  /// (GCC no longer vectorised the tile loop's other loops). Its own
+  /// dispatch, not the transposes' impl::in_line_blocks: through that one's
+  /// second lambda GCC compiles move() to other code, and on an AMD EPYC the
+  /// boxes that never take line blocks ran slower with it.
   template <class Box>
   KOKKOS_INLINE_FUNCTION bool load_in_lines(const T* src, const Box box, T* s, int ld, int nr,
                                             int nc) const {
-    return in_line_blocks<Exec, T>([&](auto vb) {
-      transpose_line_blocks_rows<decltype(vb)::value>(
-          [&](const int r) { return src + box.in_row(r); }, s, ld, nr, nc);
-    });
+    bool done = false;
+    // The CPU's vectors are read here, not kept in the functor: a GPU's
+    // kernel argument stays as small as before (KernelArgumentIsSmall).
+    if constexpr (VMAX > 0)
+      backends::with_vector_bytes<VMIN, VMAX>(runtime_vector_bytes<Exec, T>(), [&](auto vb) {
+        constexpr int VB = decltype(vb)::value;
+        if constexpr (backends::block_lanes<VB, T>() > 0) {
+          transpose_line_blocks_rows<VB>([&](const int r) { return src + box.in_row(r); }, s, ld,
+                                         nr, nc);
+          done = true;
+        }
+      });
+    return done;
   }
 
   /// The team's tiles t = league_rank, + league_size, ...
