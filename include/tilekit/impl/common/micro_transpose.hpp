@@ -246,12 +246,12 @@ KOKKOS_INLINE_FUNCTION int runtime_vector_bytes() {
 /// tiles of T go into scratch in line blocks of them on Exec; false, f not
 /// called, where they do not (T not moved in vectors, a GPU's pass, a CPU
 /// without the vectors). The transposes' one dispatch of their line blocks
-/// (PermuteTiled::load_in_lines keeps its own, and says why). The
-/// width is read at each call (a static, read once per process), not kept
-/// in a functor: a GPU kernel's argument stays as small. f runs in another
+/// (PermuteTiled::load_in_lines keeps its own, and says why). The width is
+/// read at each call (a static, read once per process), not kept in a
+/// functor: a GPU kernel's argument stays as small. f runs in another
 /// routine: a lambda that captures the caller's locals by reference keeps
-/// them in memory, which can cost the caller's own loops their vectors (pass
-/// copies where that matters).
+/// them in memory, which can cost the caller's own loops their vectors
+/// (pass copies where that matters).
 template <class Exec, class T, class F>
 KOKKOS_INLINE_FUNCTION bool in_line_blocks(const F& f) {
   constexpr int top = runtime_max_vector_bytes<Exec, T>();
